@@ -1,0 +1,212 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { MemoryStore } from './memory';
+import type { RedisStore } from './redis';
+import type { MessageHandler, SharedStore, StoreBackend, Unsubscribe } from './types';
+
+export interface FailoverOptions {
+  redis: RedisStore;
+  memory: MemoryStore;
+  /** The command connection, watched for outages and recovery. */
+  client: Redis;
+  logger: Logger;
+  /** Where Redis is, for logs (never credentials). */
+  target: string;
+  /** Whether Redis answered at start. */
+  connected: boolean;
+  /** Why it did not, for the outage warning. */
+  startError?: unknown;
+  /** How often a degraded store checks that Redis answers again. Default 1 000 ms. */
+  probeIntervalMs?: number;
+}
+
+/** At most this many invalidations are remembered during an outage, to replay on recovery. */
+const MAX_PENDING_INVALIDATIONS = 10_000;
+
+/**
+ * Serves every operation from Redis while it answers and from the memory store while it
+ * does not. An outage is logged once (warn) and its end once (info). While degraded,
+ * operations go straight to memory (no waiting on a dead connection); a probe and the
+ * client's 'ready' event detect recovery. On recovery the memory state is dropped, and
+ * cache deletions made during the outage are replayed on Redis.
+ */
+export class FailoverStore implements SharedStore {
+  readonly kind = 'redis' as const;
+  private up: boolean;
+  private closed = false;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private probing = false;
+  private readonly pendingKeys = new Set<string>();
+  private readonly pendingPrefixes = new Set<string>();
+  private pendingOverflow = false;
+
+  constructor(private readonly opts: FailoverOptions) {
+    this.up = opts.connected;
+    const { client, logger } = opts;
+    client.on('error', (err: Error) => logger.debug({ err: err.message }, 'shared store connection error'));
+    client.on('close', () => this.markDown(new Error('connection closed')));
+    client.on('ready', () => void this.probe());
+    if (!this.up) this.degrade(opts.startError ?? new Error('not reachable at start'));
+  }
+
+  get active(): StoreBackend {
+    return this.up ? 'redis' : 'memory';
+  }
+
+  hit(key: string, windowMs: number, cost?: number) {
+    return this.run((s) => s.hit(key, windowMs, cost));
+  }
+  acquireLease(key: string, holder: string, ttlMs: number) {
+    return this.run((s) => s.acquireLease(key, holder, ttlMs));
+  }
+  renewLease(key: string, holder: string, ttlMs: number) {
+    return this.run((s) => s.renewLease(key, holder, ttlMs));
+  }
+  releaseLease(key: string, holder: string) {
+    return this.run((s) => s.releaseLease(key, holder));
+  }
+  addMember(set: string, member: string, ttlMs: number) {
+    return this.run((s) => s.addMember(set, member, ttlMs));
+  }
+  removeMember(set: string, member: string) {
+    return this.run((s) => s.removeMember(set, member));
+  }
+  members(set: string) {
+    return this.run((s) => s.members(set));
+  }
+  get(key: string) {
+    return this.run((s) => s.get(key));
+  }
+  set(key: string, value: string, ttlMs: number) {
+    return this.run((s) => s.set(key, value, ttlMs));
+  }
+  del(...keys: string[]) {
+    return this.run(
+      (s) => s.del(...keys),
+      () => this.remember(keys, this.pendingKeys),
+    );
+  }
+  delPrefix(prefix: string) {
+    return this.run(
+      (s) => s.delPrefix(prefix),
+      () => this.remember([prefix], this.pendingPrefixes),
+    );
+  }
+  publish(channel: string, message: string) {
+    return this.run((s) => s.publish(channel, message));
+  }
+
+  /** Listens on both backends: a message is published to exactly one of them. */
+  async subscribe(channel: string, onMessage: MessageHandler): Promise<Unsubscribe> {
+    const local = await this.opts.memory.subscribe(channel, onMessage);
+    let remote: Unsubscribe | undefined;
+    try {
+      remote = await this.opts.redis.subscribe(channel, onMessage);
+    } catch (err) {
+      // The subscription stays registered only if the backend kept it; record the outage.
+      if (!isOutage(err)) throw err;
+      this.markDown(err);
+    }
+    return async () => {
+      await local();
+      await remote?.().catch((err: unknown) => this.opts.logger.debug({ err }, 'shared store unsubscribe failed'));
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopProbe();
+    await Promise.all([this.opts.redis.close(), this.opts.memory.close()]);
+  }
+
+  private async run<T>(op: (s: SharedStore) => Promise<T>, onFallback?: () => void): Promise<T> {
+    if (this.up) {
+      try {
+        return await op(this.opts.redis);
+      } catch (err) {
+        if (!isOutage(err)) throw err;
+        this.markDown(err);
+      }
+    }
+    onFallback?.();
+    return op(this.opts.memory);
+  }
+
+  private markDown(err: unknown): void {
+    if (!this.up || this.closed) return;
+    this.up = false;
+    this.degrade(err);
+  }
+
+  private degrade(err: unknown): void {
+    this.opts.logger.warn(
+      { err: errorText(err), target: this.opts.target },
+      'shared store unreachable: serving from per-process memory; limits and presence are not shared across replicas until it returns',
+    );
+    this.stopProbe();
+    this.probeTimer = setInterval(() => void this.probe(), this.opts.probeIntervalMs ?? 1_000);
+    this.probeTimer.unref();
+  }
+
+  private async probe(): Promise<void> {
+    if (this.up || this.closed || this.probing || this.opts.client.status !== 'ready') return;
+    this.probing = true;
+    try {
+      await this.opts.client.ping();
+      await this.replayInvalidations();
+      if (this.closed || this.opts.client.status !== 'ready') return;
+      this.up = true;
+      this.stopProbe();
+      this.opts.memory.clear();
+      this.opts.logger.info({ target: this.opts.target }, 'shared store reachable again: shared state restored');
+    } catch (err) {
+      this.opts.logger.debug({ err: errorText(err) }, 'shared store probe failed');
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  private remember(items: string[], into: Set<string>): void {
+    for (const item of items) {
+      if (this.pendingKeys.size + this.pendingPrefixes.size >= MAX_PENDING_INVALIDATIONS) {
+        this.pendingOverflow = true;
+        return;
+      }
+      into.add(item);
+    }
+  }
+
+  /** Cache deletions made during the outage would otherwise leave stale values in Redis. */
+  private async replayInvalidations(): Promise<void> {
+    const keys = [...this.pendingKeys];
+    for (let i = 0; i < keys.length; i += 500) await this.opts.redis.del(...keys.slice(i, i + 500));
+    for (const prefix of this.pendingPrefixes) await this.opts.redis.delPrefix(prefix);
+    if (this.pendingOverflow) {
+      this.opts.logger.info(
+        { max: MAX_PENDING_INVALIDATIONS },
+        'shared store: more cache deletions during the outage than remembered; some cached values may be stale until they expire',
+      );
+    }
+    this.pendingKeys.clear();
+    this.pendingPrefixes.clear();
+    this.pendingOverflow = false;
+  }
+
+  private stopProbe(): void {
+    if (this.probeTimer) clearInterval(this.probeTimer);
+    this.probeTimer = undefined;
+  }
+}
+
+/** Redis replies that mean "this server cannot serve now"; any other reply is a bug to surface. */
+const UNAVAILABLE_REPLY = /^(LOADING|READONLY|MASTERDOWN|BUSY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS|OOM)\b/;
+
+export function isOutage(err: unknown): boolean {
+  if (err instanceof RangeError) return false; // bad arguments, thrown before any I/O
+  if (!(err instanceof Error) || err.name !== 'ReplyError') return true;
+  return UNAVAILABLE_REPLY.test(err.message);
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
