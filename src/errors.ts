@@ -1,0 +1,49 @@
+/**
+ * One error family for the whole backend. Each code has one HTTP status and is used as
+ * the GraphQL `extensions.code`, so clients see the same code over REST and GraphQL.
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  DUPLICATE_CLAIM: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  CLAIM_PERIOD_INVALID: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UPSTREAM_UNAVAILABLE: 502,
+  SERVICE_UNAVAILABLE: 503,
+  REQUEST_TIMEOUT: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/** The body of every error response: `{ error: { code, message, requestId?, details? } }`. */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; requestId?: string; details?: Record<string, unknown> };
+}
+
+export function errorBody(err: AppError, requestId?: string): ErrorBody {
+  return { error: { code: err.code, message: err.message, requestId, ...(err.details ? { details: err.details } : {}) } };
+}

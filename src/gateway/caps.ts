@@ -1,0 +1,58 @@
+import type { SharedStore } from '../store';
+
+export interface ConnectionCaps {
+  perService: number;
+  perIp: number;
+  perWallet: number;
+  /** Messages a single connection may send per `eventWindowMs`. */
+  eventsPerWindow: number;
+  eventWindowMs: number;
+  /** Largest websocket message accepted, in bytes. */
+  maxPayloadBytes: number;
+}
+
+export const DEFAULT_CAPS: ConnectionCaps = {
+  perService: 10_000,
+  perIp: 20,
+  perWallet: 5,
+  eventsPerWindow: 60,
+  eventWindowMs: 10_000,
+  maxPayloadBytes: 16 * 1024,
+};
+
+/** A connection's membership lease is renewed while it lives, so a crashed replica's entries expire. */
+export const LEASE_TTL_MS = 90_000;
+export const LEASE_RENEW_MS = 30_000;
+
+export type Scope = 'service' | 'ip' | 'wallet';
+
+/**
+ * Connection leases in the shared store, one set per scope. `admit` adds the connection to
+ * each set and backs out (returning the scope that is full) if any set is over its cap.
+ */
+export function createConnectionLeases(store: SharedStore, caps: ConnectionCaps) {
+  const key = (scope: Scope, id: string) => (scope === 'service' ? 'ws:conn:service' : `ws:conn:${scope}:${id}`);
+  const capOf = (scope: Scope) => (scope === 'service' ? caps.perService : scope === 'ip' ? caps.perIp : caps.perWallet);
+
+  return {
+    async admit(connId: string, scopes: Array<[Scope, string]>): Promise<Scope | null> {
+      const added: string[] = [];
+      for (const [scope, id] of scopes) {
+        const k = key(scope, id);
+        const count = await store.addMember(k, connId, LEASE_TTL_MS);
+        added.push(k);
+        if (count > capOf(scope)) {
+          await Promise.all(added.map((a) => store.removeMember(a, connId)));
+          return scope;
+        }
+      }
+      return null;
+    },
+    async renew(connId: string, scopes: Array<[Scope, string]>): Promise<void> {
+      await Promise.all(scopes.map(([scope, id]) => store.addMember(key(scope, id), connId, LEASE_TTL_MS)));
+    },
+    async release(connId: string, scopes: Array<[Scope, string]>): Promise<void> {
+      await Promise.all(scopes.map(([scope, id]) => store.removeMember(key(scope, id), connId)));
+    },
+  };
+}

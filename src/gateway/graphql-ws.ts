@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CloseCode, makeServer } from 'graphql-ws';
+import { specifiedRules, validate, type GraphQLSchema } from 'graphql';
+import type { WebSocket } from 'ws';
+import { AppError } from '../errors';
+import type { Logger } from '../observability/logger';
+import type { Services } from '../services';
+import type { AccessClaims } from '../services/tokens';
+import type { SharedStore } from '../store';
+import type { GraphqlContext } from '../graphql/context';
+import { queryLimitRules, type QueryLimits } from '../graphql/limits';
+import { createConnectionLeases, LEASE_RENEW_MS, type ConnectionCaps, type Scope } from './caps';
+
+interface ConnectionExtra {
+  connId: string;
+  request: FastifyRequest;
+  auth: AccessClaims | null;
+  scopes: Array<[Scope, string]>;
+}
+
+export interface GatewayOptions {
+  schema: GraphQLSchema;
+  services: Services;
+  store: SharedStore;
+  logger: Logger;
+  limits: QueryLimits;
+  caps: ConnectionCaps;
+}
+
+/** Close codes beyond graphql-ws's own. */
+export const GATEWAY_CLOSE = { TooManyConnections: 4429, TooManyMessages: 4430 } as const;
+
+/**
+ * graphql-ws on the same path as HTTP GraphQL. Connection caps per service and per IP are
+ * checked before the upgrade (refused with 429); the per-wallet cap once the handshake's
+ * token is verified (closed with 4429).
+ */
+export function createGraphqlWsGateway(opts: GatewayOptions) {
+  const leases = createConnectionLeases(opts.store, opts.caps);
+  const rules = [...specifiedRules, ...queryLimitRules(opts.limits)];
+  const server = makeServer<Record<string, unknown> | undefined, ConnectionExtra>({
+    schema: opts.schema,
+    validate: (schema, document) => validate(schema, document, rules),
+    context: (ctx): GraphqlContext => ({
+      requestId: ctx.extra.connId,
+      ip: ctx.extra.request.ip,
+      auth: ctx.extra.auth,
+      services: opts.services,
+      transport: 'ws',
+    }),
+    onConnect: async (ctx) => {
+      const token = readToken(ctx.connectionParams);
+      if (token) {
+        ctx.extra.auth = opts.services.tokens.verifyAccess(token);
+        if (!ctx.extra.auth) return false;
+        const walletScope: [Scope, string] = ['wallet', ctx.extra.auth.wallet];
+        const full = await leases.admit(ctx.extra.connId, [walletScope]);
+        if (full) throw new AppError('RATE_LIMITED', 'Too many connections for this wallet');
+        ctx.extra.scopes.push(walletScope);
+      }
+      return true;
+    },
+  });
+
+  /** Pre-upgrade admission: returns an error when the service or IP cap is reached. */
+  async function admitUpgrade(request: FastifyRequest): Promise<AppError | null> {
+    const connId = randomUUID();
+    const scopes: Array<[Scope, string]> = [
+      ['service', ''],
+      ['ip', request.ip],
+    ];
+    const full = await leases.admit(connId, scopes);
+    if (full) return new AppError('RATE_LIMITED', `Too many websocket connections (${full} cap)`, { scope: full });
+    (request as unknown as { wsAdmission: ConnectionExtra }).wsAdmission = { connId, request, auth: null, scopes };
+    return null;
+  }
+
+  function handle(socket: WebSocket, request: FastifyRequest): void {
+    const extra = (request as unknown as { wsAdmission: ConnectionExtra }).wsAdmission;
+    let messages = 0;
+    let windowStart = Date.now();
+    const renew = setInterval(() => void leases.renew(extra.connId, extra.scopes).catch(() => undefined), LEASE_RENEW_MS);
+    renew.unref();
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) =>
+          new Promise<void>((resolve) => {
+            if (socket.readyState !== socket.OPEN) return resolve();
+            socket.send(data, () => resolve());
+          }),
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (cb) =>
+          socket.on('message', async (data) => {
+            const now = Date.now();
+            if (now - windowStart > opts.caps.eventWindowMs) {
+              windowStart = now;
+              messages = 0;
+            }
+            if (++messages > opts.caps.eventsPerWindow) {
+              socket.close(GATEWAY_CLOSE.TooManyMessages, 'Too many messages');
+              return;
+            }
+            try {
+              await cb(String(data));
+            } catch (err) {
+              const tooMany = err instanceof AppError && err.code === 'RATE_LIMITED';
+              socket.close(tooMany ? GATEWAY_CLOSE.TooManyConnections : CloseCode.InternalServerError, tooMany ? err.message : 'Internal error');
+            }
+          }),
+      },
+      extra,
+    );
+    socket.once('close', (code, reason) => {
+      clearInterval(renew);
+      void leases.release(extra.connId, extra.scopes).catch((err) => opts.logger.warn({ err }, 'failed to release connection lease'));
+      void closed(code, String(reason));
+    });
+  }
+
+  return { admitUpgrade, handle };
+}
+
+function readToken(params: Record<string, unknown> | undefined): string | null {
+  const raw = params?.authorization ?? params?.Authorization ?? params?.token;
+  if (typeof raw !== 'string') return null;
+  return raw.replace(/^Bearer\s+/i, '') || null;
+}
+
+export function registerGraphqlWs(
+  app: FastifyInstance,
+  gateway: ReturnType<typeof createGraphqlWsGateway>,
+  httpGetHandler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+): void {
+  app.route({
+    method: 'GET',
+    url: '/graphql',
+    preValidation: async (request, reply) => {
+      if (request.headers.upgrade?.toLowerCase() !== 'websocket') return;
+      const refusal = await gateway.admitUpgrade(request);
+      if (refusal) {
+        reply.header('retry-after', '10');
+        throw refusal;
+      }
+    },
+    handler: httpGetHandler,
+    wsHandler: (socket, request) => gateway.handle(socket, request),
+  });
+}

@@ -1,0 +1,75 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import websocket from '@fastify/websocket';
+import type { GraphQLSchema } from 'graphql';
+import type { Config } from '../config';
+import type { Logger } from '../observability/logger';
+import type { Metrics } from '../observability/metrics';
+import type { Services } from '../services';
+import type { SharedStore } from '../store';
+import { createApollo, apolloHandler } from '../graphql/apollo';
+import type { GraphqlContext } from '../graphql/context';
+import { createGraphqlWsGateway, registerGraphqlWs } from '../gateway/graphql-ws';
+import { DEFAULT_CAPS, type ConnectionCaps } from '../gateway/caps';
+import { registerAdmission } from './admission';
+import { registerAuthContext } from './auth-context';
+import { registerErrorHandling } from './error-handler';
+import { registerMetrics } from './metrics';
+import { registerRequestTimeout } from './timeout';
+import { restRoutes } from './rest';
+import './types';
+
+export interface HttpAppDeps {
+  config: Pick<Config, 'http' | 'graphql'>;
+  logger: Logger;
+  metrics: Metrics;
+  store: SharedStore;
+  services: Services;
+  schema: GraphQLSchema;
+  caps?: Partial<ConnectionCaps>;
+  /** Extra routes, registered with the same hooks (tests, benchmarks). */
+  extraRoutes?: (app: FastifyInstance) => void | Promise<void>;
+  admission?: boolean;
+}
+
+/** Builds the API app without listening (server.ts / main.ts listen; tests call it). */
+export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
+  const { config, services } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: config.http.bodyLimitBytes,
+    trustProxy: config.http.trustedProxyCidrs.length ? config.http.trustedProxyCidrs : false,
+    requestIdHeader: false,
+    // Request start/end lines are replaced by one line per response in ./metrics.ts.
+    logController: new LogController({ disableRequestLogging: true }),
+    forceCloseConnections: true,
+  });
+  registerErrorHandling(app);
+  registerMetrics(app, deps.metrics);
+  registerRequestTimeout(app, config.http.requestTimeoutMs);
+  registerAuthContext(app, services.tokens);
+  if (deps.admission !== false) {
+    registerAdmission(app, { store: deps.store, max: config.http.rateLimit.max, windowMs: config.http.rateLimit.windowMs, metrics: deps.metrics });
+  }
+
+  const caps = { ...DEFAULT_CAPS, ...deps.caps };
+  await app.register(websocket, { options: { maxPayload: caps.maxPayloadBytes } });
+
+  const apollo = createApollo({ schema: deps.schema, limits: config.graphql, introspection: config.graphql.introspection, metrics: deps.metrics });
+  await apollo.start();
+  app.addHook('onClose', async () => apollo.stop());
+  const context = (request: FastifyRequest): GraphqlContext => ({
+    requestId: request.id,
+    ip: request.ip,
+    auth: request.auth,
+    services,
+    transport: 'http',
+  });
+  const handler = apolloHandler(apollo, context);
+  app.post('/graphql', handler);
+  const gateway = createGraphqlWsGateway({ schema: deps.schema, services, store: deps.store, logger: deps.logger, limits: config.graphql, caps });
+  registerGraphqlWs(app, gateway, handler);
+
+  await app.register(restRoutes, { prefix: '/api', services });
+  if (deps.extraRoutes) await deps.extraRoutes(app);
+  return app;
+}

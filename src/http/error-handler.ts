@@ -1,0 +1,42 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, errorBody, isAppError, type ErrorCode } from '../errors';
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'BAD_REQUEST',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'BAD_REQUEST',
+};
+
+/** Maps every error to the one documented shape; 5xx messages are never shown to clients. */
+export function toAppError(error: unknown): AppError {
+  if (isAppError(error)) return error;
+  const e = error as FastifyError;
+  if (e?.validation) {
+    return new AppError('VALIDATION_FAILED', e.message, {
+      issues: e.validation.map((v) => ({ path: v.instancePath || (v.params as { missingProperty?: string })?.missingProperty, message: v.message })),
+    });
+  }
+  const mapped = e?.code ? FASTIFY_CODES[e.code] : undefined;
+  if (mapped) return new AppError(mapped, e.message);
+  if (e?.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+  if (e?.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+    return new AppError(e.statusCode === 404 ? 'NOT_FOUND' : e.statusCode === 405 ? 'METHOD_NOT_ALLOWED' : 'BAD_REQUEST', e.message);
+  }
+  return new AppError('INTERNAL', 'Internal server error', undefined, { cause: error });
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: appError.code, url: request.url }, appError.message);
+    if (reply.sent || reply.raw.headersSent) return;
+    reply.code(appError.status).send(errorBody(appError, request.id));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const err = new AppError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
+    reply.code(404).send(errorBody(err, request.id));
+  });
+}

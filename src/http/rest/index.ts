@@ -1,0 +1,8 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../services';
+import { healthRoutes } from './health';
+
+/** The `/api` REST shim: one file per domain, each a thin adapter over its service. */
+export async function restRoutes(app: FastifyInstance, opts: { services: Services }): Promise<void> {
+  await healthRoutes(app, opts.services);
+}

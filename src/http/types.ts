@@ -1,0 +1,18 @@
+import type { AccessClaims } from '../services/tokens';
+
+/** Per-route admission override (`config.rateLimit` on a route); `false` exempts the route. */
+export type RouteRateLimit = false | { max?: number; windowMs?: number; bucket?: string };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Verified access-token claims, when the request carried a valid JWT. */
+    auth: AccessClaims | null;
+    startedAt: bigint;
+    timeoutSignal: AbortSignal;
+  }
+  interface FastifyContextConfig {
+    rateLimit?: RouteRateLimit;
+    /** Skip access-token parsing (routes whose Authorization header carries another secret). */
+    skipAuth?: boolean;
+  }
+}

@@ -1,0 +1,61 @@
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+
+export type { Logger } from 'pino';
+
+const REDACTED = '[redacted]';
+
+/** Header and field names whose values are never logged, wherever they appear. */
+const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-webhook-secret"]',
+  'req.headers["x-contentpartner-secret"]',
+  'req.headers["x-revalidate-secret"]',
+  'headers.authorization',
+  'password',
+  '*.password',
+  'token',
+  '*.token',
+  'secret',
+  '*.secret',
+];
+
+/**
+ * pino JSON logger. Besides path-based redaction, every configured secret value is
+ * scrubbed from messages and fields, so a secret echoed inside an error text is not leaked.
+ */
+export function createLogger(opts: { level: string; secretValues?: string[]; destination?: DestinationStream; name?: string }): Logger {
+  const secrets = (opts.secretValues ?? []).filter((s) => s.length >= 4);
+  const scrub = secrets.length ? (s: string) => secrets.reduce((acc, secret) => acc.split(secret).join(REDACTED), s) : null;
+  const options: LoggerOptions = {
+    level: opts.level,
+    name: opts.name,
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    serializers: { err: pino.stdSerializers.err },
+  };
+  if (scrub) {
+    options.formatters = { log: (obj) => scrubDeep(obj, scrub) as Record<string, unknown> };
+    options.hooks = {
+      logMethod(args, method) {
+        method.apply(this, args.map((a) => (typeof a === 'string' ? scrub(a) : a)) as Parameters<typeof method>);
+      },
+    };
+  }
+  return pino(
+    options,
+    opts.destination,
+  );
+}
+
+function scrubDeep(value: unknown, scrub: (s: string) => string, depth = 0): unknown {
+  if (depth > 8) return value;
+  if (typeof value === 'string') return scrub(value);
+  if (Array.isArray(value)) return value.map((v) => scrubDeep(v, scrub, depth + 1));
+  if (value instanceof Error) return scrubDeep(pino.stdSerializers.err(value), scrub, depth + 1);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = scrubDeep(v, scrub, depth + 1);
+    return out;
+  }
+  return value;
+}

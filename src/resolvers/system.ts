@@ -1,0 +1,35 @@
+import { Field, Float, ObjectType, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { GraphQLISODateTime } from 'type-graphql';
+import { ACTIVITY_TOPIC } from '../services/activity';
+import type { Services } from '../services';
+
+@ObjectType({ description: 'Liveness of the API process' })
+class ServerStatus {
+  @Field(() => String) status!: string;
+  @Field(() => String) network!: string;
+  @Field(() => String) version!: string;
+  @Field(() => Float) uptimeSeconds!: number;
+}
+
+@ObjectType({ description: 'A game activity item broadcast to subscribers' })
+class Activity {
+  @Field(() => String) kind!: string;
+  @Field(() => String) player!: string;
+  @Field(() => String) summary!: string;
+  @Field(() => GraphQLISODateTime) at!: Date;
+}
+
+@Resolver()
+export class SystemResolver {
+  constructor(private readonly services: Services) {}
+
+  @Query(() => ServerStatus, { description: 'Liveness only: no database or chain checks' })
+  serverStatus(): ServerStatus {
+    return this.services.system.info();
+  }
+
+  @Subscription(() => Activity, { topics: ACTIVITY_TOPIC, description: 'Game activity feed, from every replica' })
+  activity(@Root() event: { kind: string; player: string; summary: string; at: string }): Activity {
+    return { ...event, at: new Date(event.at) };
+  }
+}
