@@ -1,0 +1,162 @@
+// Database factory: PostgreSQL through @prisma/adapter-pg when a URL is given, otherwise an
+// in-process PGlite at `${dataDir}/pglite`. Migrations are applied before the client is returned.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import type { Logger } from 'pino';
+import { PrismaClient } from '../generated/prisma/client';
+import { lockDataDir } from './data-dir-lock';
+import type { Lease, LockOutcome } from './lease';
+import { toLockKey, type LockKey } from './lock-key';
+import { migrate, type MigrateResult, type MigrationTarget } from './migrate';
+import { pgConnector, pgMigrationTarget, pgTryAdvisoryLock } from './pg-driver';
+import { PgliteLocks, pgliteMigrationTarget } from './pglite-driver';
+
+export type { Lease, LockKey, LockOutcome };
+
+// adapter-pg carries its own (newer) @types/pg; the runtime pg is the same package.
+type PgPoolArg = ConstructorParameters<typeof PrismaPg>[0];
+export { PrismaClient };
+
+export interface Db {
+  prisma: PrismaClient;
+  kind: 'postgres' | 'pglite';
+  /**
+   * Raw parameterised SQL ($1, $2…). Value types follow the driver: numeric and (on pg) int8
+   * come back as strings; prefer Prisma where exact types matter.
+   */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Session-level advisory lock on its own connection; null if someone else holds it. */
+  tryAdvisoryLock(key: LockKey): Promise<Lease | null>;
+  /** tryAdvisoryLock + run + release. `fn` should watch `lease.signal` for loss. */
+  withAdvisoryLock<T>(key: LockKey, fn: (lease: Lease) => Promise<T>): Promise<LockOutcome<T>>;
+  /** What start-up migration did. */
+  migrations: MigrateResult;
+  close(): Promise<void>;
+}
+
+export interface CreateDbOptions {
+  /** postgres://… ; unset → embedded PGlite. */
+  databaseUrl?: string;
+  /** Root for embedded data; PGlite lives in `${dataDir}/pglite`. */
+  dataDir: string;
+  logger: Logger;
+  /** Defaults to schema/migrations in this repository. */
+  migrationsDir?: string;
+  /** pg pool size (default 10). */
+  poolMax?: number;
+  /** PGlite only: keep the database in memory (tests); dataDir is then unused. */
+  inMemory?: boolean;
+  /** How often a held PostgreSQL lease checks its connection (default 5000 ms). */
+  leaseCheckIntervalMs?: number;
+}
+
+export async function createDb(opts: CreateDbOptions): Promise<Db> {
+  return opts.databaseUrl ? createPostgresDb(opts, opts.databaseUrl) : createPgliteDb(opts);
+}
+
+async function runMigrations(target: MigrationTarget, opts: CreateDbOptions): Promise<MigrateResult> {
+  return migrate(target, { logger: opts.logger, migrationsDir: opts.migrationsDir });
+}
+
+function prismaLogging(prisma: PrismaClient, logger: Logger): void {
+  const log = logger.child({ component: 'prisma' });
+  prisma.$on('warn' as never, (e: { message: string }) => log.warn(e.message));
+  prisma.$on('error' as never, (e: { message: string }) => log.error(e.message));
+}
+
+const PRISMA_LOG = [
+  { emit: 'event', level: 'warn' },
+  { emit: 'event', level: 'error' },
+] as const;
+
+async function withLease<T>(lease: Lease | null, fn: (lease: Lease) => Promise<T>): Promise<LockOutcome<T>> {
+  if (!lease) return { acquired: false };
+  try {
+    return { acquired: true, value: await fn(lease) };
+  } finally {
+    await lease.release();
+  }
+}
+
+async function createPostgresDb(opts: CreateDbOptions, url: string): Promise<Db> {
+  const logger = opts.logger.child({ db: 'postgres' });
+  const connect = pgConnector(url);
+  const migrations = await runMigrations(pgMigrationTarget(connect), opts);
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolMax ?? 10 });
+  pool.on('error', (e) => logger.warn({ err: e }, 'idle pg client error'));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool as unknown as PgPoolArg), log: [...PRISMA_LOG] });
+  prismaLogging(prisma, logger);
+  const leases = new Set<Lease>();
+  const tryAdvisoryLock = async (key: LockKey): Promise<Lease | null> => {
+    const lease = await pgTryAdvisoryLock(connect, toLockKey(key), {
+      logger,
+      checkIntervalMs: opts.leaseCheckIntervalMs ?? 5000,
+    });
+    if (lease) {
+      leases.add(lease);
+      lease.signal.addEventListener('abort', () => leases.delete(lease));
+    }
+    return lease;
+  };
+  return {
+    prisma,
+    kind: 'postgres',
+    migrations,
+    query: async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as T[],
+    tryAdvisoryLock,
+    withAdvisoryLock: async (key, fn) => withLease(await tryAdvisoryLock(key), fn),
+    async close() {
+      await Promise.all([...leases].map((l) => l.release()));
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+async function createPgliteDb(opts: CreateDbOptions): Promise<Db> {
+  const logger = opts.logger.child({ db: 'pglite' });
+  let unlockDir = async (): Promise<void> => {};
+  let pglite: PGlite;
+  if (opts.inMemory) {
+    pglite = await PGlite.create();
+  } else {
+    const dir = join(opts.dataDir, 'pglite');
+    await mkdir(dir, { recursive: true });
+    unlockDir = await lockDataDir(dir);
+    try {
+      pglite = await PGlite.create(dir);
+    } catch (e) {
+      await unlockDir();
+      throw e;
+    }
+  }
+  let migrations: MigrateResult;
+  try {
+    migrations = await runMigrations(pgliteMigrationTarget(pglite), opts);
+  } catch (e) {
+    await pglite.close();
+    await unlockDir();
+    throw e;
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log: [...PRISMA_LOG] });
+  prismaLogging(prisma, logger);
+  const locks = new PgliteLocks();
+  return {
+    prisma,
+    kind: 'pglite',
+    migrations,
+    query: async <T>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
+    tryAdvisoryLock: async (key) => locks.tryLock(toLockKey(key)),
+    withAdvisoryLock: async (key, fn) => withLease(locks.tryLock(toLockKey(key)), fn),
+    async close() {
+      locks.loseAll();
+      await prisma.$disconnect();
+      await pglite.close();
+      await unlockDir();
+    },
+  };
+}
