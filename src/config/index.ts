@@ -36,6 +36,7 @@ export interface Config {
     db: number;
     username?: string;
     password?: string;
+    keyPrefix: string;
   };
   chain: {
     packageId: string;
@@ -138,6 +139,7 @@ function toConfig(raw: Record<string, Parsed>, secretValues: string[], envFiles:
       db: i('SHARED_STORE_DB'),
       username: s('SHARED_STORE_USERNAME'),
       password: s('SHARED_STORE_PASSWORD'),
+      keyPrefix: s('SHARED_STORE_KEY_PREFIX')!,
     },
     chain: {
       packageId: s('PLATFORM_PACKAGE_ID')!,

@@ -78,6 +78,7 @@ export const SETTINGS = [
   { name: 'SHARED_STORE_DB', kind: 'int', default: '0', min: 0 },
   { name: 'SHARED_STORE_USERNAME', kind: 'string' },
   { name: 'SHARED_STORE_PASSWORD', kind: 'string', secret: true },
+  { name: 'SHARED_STORE_KEY_PREFIX', kind: 'string', default: 'platform:' },
   { name: 'TRUSTED_PROXY_CIDRS', kind: 'list', default: '' },
 
   { name: 'APP_URL', kind: 'url', default: 'http://localhost:3000' },
