@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { MemoryStore } from './memory';
 import type { RedisStore } from './redis';
+import { isOutage } from './errors';
 import type { MessageHandler, SharedStore, StoreBackend, Unsubscribe } from './types';
 
 export interface FailoverOptions {
@@ -96,20 +97,16 @@ export class FailoverStore implements SharedStore {
     return this.run((s) => s.publish(channel, message));
   }
 
-  /** Listens on both backends: a message is published to exactly one of them. */
+  /**
+   * Listens on both backends: a message is published to exactly one of them. The Redis
+   * side is kept through outages and re-subscribed when its connection is ready again.
+   */
   async subscribe(channel: string, onMessage: MessageHandler): Promise<Unsubscribe> {
     const local = await this.opts.memory.subscribe(channel, onMessage);
-    let remote: Unsubscribe | undefined;
-    try {
-      remote = await this.opts.redis.subscribe(channel, onMessage);
-    } catch (err) {
-      // The subscription stays registered only if the backend kept it; record the outage.
-      if (!isOutage(err)) throw err;
-      this.markDown(err);
-    }
+    const remote = await this.opts.redis.subscribe(channel, onMessage);
     return async () => {
       await local();
-      await remote?.().catch((err: unknown) => this.opts.logger.debug({ err }, 'shared store unsubscribe failed'));
+      await remote().catch((err: unknown) => this.opts.logger.debug({ err: errorText(err) }, 'shared store unsubscribe failed'));
     };
   }
 
@@ -196,15 +193,6 @@ export class FailoverStore implements SharedStore {
     if (this.probeTimer) clearInterval(this.probeTimer);
     this.probeTimer = undefined;
   }
-}
-
-/** Redis replies that mean "this server cannot serve now"; any other reply is a bug to surface. */
-const UNAVAILABLE_REPLY = /^(LOADING|READONLY|MASTERDOWN|BUSY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS|OOM)\b/;
-
-export function isOutage(err: unknown): boolean {
-  if (err instanceof RangeError) return false; // bad arguments, thrown before any I/O
-  if (!(err instanceof Error) || err.name !== 'ReplyError') return true;
-  return UNAVAILABLE_REPLY.test(err.message);
 }
 
 function errorText(err: unknown): string {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { isOutage } from './errors';
 import { deliver } from './local-bus';
 import { ACQUIRE, ADD_MEMBER, HIT, MEMBERS, RELEASE, REMOVE_MEMBER, RENEW, runScript } from './lua';
 import { toCost, toTtl, type HitResult, type MessageHandler, type SharedStore, type Unsubscribe } from './types';
@@ -29,7 +30,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisStore {
   const k = (key: string) => prefix + key;
   const channels = new Map<string, Set<MessageHandler>>();
   /** SUBSCRIBE commands in flight, so a second subscriber also waits for the first one. */
-  const pending = new Map<string, Promise<unknown>>();
+  const pending = new Map<string, Promise<void>>();
 
   subscriber.on('message', (channel: string, message: string) => {
     const handlers = channels.get(channel);
@@ -102,6 +103,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisStore {
       await client.publish(k(channel), message);
     },
 
+    /** Never rejects: see the comment below. */
     async subscribe(channel: string, onMessage: MessageHandler): Promise<Unsubscribe> {
       const name = k(channel);
       let handlers = channels.get(name);
@@ -118,18 +120,20 @@ export function createRedisStore(opts: RedisStoreOptions): RedisStore {
         channels.delete(name);
         if (subscriber.status === 'ready') await subscriber.unsubscribe(name);
       };
-      // When not connected, the 'ready' handler subscribes later.
+      // When not connected, or when SUBSCRIBE fails, the 'ready' handler subscribes later:
+      // the handler stays registered until `unsubscribe` is called.
       if (first && subscriber.status === 'ready') {
-        const command = subscriber.subscribe(name);
+        const command = subscriber.subscribe(name).then(
+          () => undefined,
+          (err: unknown) => {
+            if (isOutage(err)) logger.debug({ err }, 'shared store: subscribe deferred until Redis is back');
+            else logger.error({ err, channel }, 'shared store: subscribe refused');
+          },
+        );
         pending.set(name, command);
-        void command.finally(() => pending.delete(name)).catch(() => undefined);
+        void command.finally(() => pending.get(name) === command && pending.delete(name));
       }
-      try {
-        await pending.get(name);
-      } catch (err) {
-        await unsubscribe().catch(() => undefined);
-        throw err;
-      }
+      await pending.get(name);
       return unsubscribe;
     },
 

@@ -120,6 +120,8 @@ describe.skipIf(!hasRedisServer && !requireServices)('shared store fallback with
     await a.subscribe('events', (m) => local.push(m));
     await a.publish('events', 'during');
     await waitFor(() => local.includes('during'), 1_000, 'local delivery during the outage');
+    const late: string[] = [];
+    await a.subscribe('late', (m) => late.push(m)); // subscribed while Redis is down
 
     await sleep(300);
     await a.hit('ip:1', 60_000);
@@ -142,6 +144,14 @@ describe.skipIf(!hasRedisServer && !requireServices)('shared store fallback with
       },
       5_000,
       'cross-replica delivery after recovery',
+    );
+    await waitFor(
+      async () => {
+        await b.publish('late', 'from b');
+        return late.includes('from b');
+      },
+      5_000,
+      'delivery to a subscription made during the outage',
     );
     expect(outageWarnings(log)).toHaveLength(1);
     expect(log.warnings()).toHaveLength(1);
