@@ -17,6 +17,8 @@ export interface FailoverOptions {
   connected: boolean;
   /** Why it did not, for the outage warning. */
   startError?: unknown;
+  /** Called when the serving backend changes (e.g. to drive a metric). */
+  onActiveChange?: (active: StoreBackend) => void;
   /** How often a degraded store checks that Redis answers again. Default 1 000 ms. */
   probeIntervalMs?: number;
 }
@@ -132,7 +134,16 @@ export class FailoverStore implements SharedStore {
   private markDown(err: unknown): void {
     if (!this.up || this.closed) return;
     this.up = false;
+    this.notify();
     this.degrade(err);
+  }
+
+  private notify(): void {
+    try {
+      this.opts.onActiveChange?.(this.active);
+    } catch (err) {
+      this.opts.logger.error({ err }, 'shared store onActiveChange threw');
+    }
   }
 
   private degrade(err: unknown): void {
@@ -155,6 +166,7 @@ export class FailoverStore implements SharedStore {
       this.up = true;
       this.stopProbe();
       this.opts.memory.clear();
+      this.notify();
       this.opts.logger.info({ target: this.opts.target }, 'shared store reachable again: shared state restored');
     } catch (err) {
       this.opts.logger.debug({ err: errorText(err) }, 'shared store probe failed');

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { FailoverStore } from './failover';
 import { createMemoryStore } from './memory';
 import { createRedisStore } from './redis';
-import type { SharedStore } from './types';
+import type { SharedStore, StoreBackend } from './types';
 
 export type { HitResult, MessageHandler, SharedStore, StoreBackend, Unsubscribe } from './types';
 export { createMemoryStore, type MemoryStore } from './memory';
@@ -32,6 +32,8 @@ export interface SharedStoreOptions {
   retryMaxDelayMs?: number;
   /** Memory backend expiry sweep interval. Default 5 000 ms. */
   sweepIntervalMs?: number;
+  /** Called when a Redis-backed store switches between 'redis' and 'memory' (outage, recovery). */
+  onActiveChange?: (active: StoreBackend) => void;
 }
 
 /**
@@ -87,6 +89,7 @@ export async function createSharedStore(opts: SharedStoreOptions): Promise<Share
     connected,
     startError: lastError,
     probeIntervalMs: retryMaxDelayMs,
+    onActiveChange: opts.onActiveChange,
   });
 }
 

@@ -184,7 +184,8 @@ describe.skipIf(!hasRedisServer && !requireServices)('shared store fallback with
   it('logs one warning per outage, not per call, across two outages', async () => {
     const server = await throwaway();
     const log = captureLogger();
-    const store = await open({ cacheStore: 'redis', url: server.url, logger: log.logger });
+    const changes: string[] = [];
+    const store = await open({ cacheStore: 'redis', url: server.url, logger: log.logger, onActiveChange: (a) => changes.push(a) });
     for (let outage = 1; outage <= 2; outage++) {
       await server.kill();
       await Promise.all(Array.from({ length: 20 }, () => store.hit('k', 60_000)));
@@ -193,5 +194,6 @@ describe.skipIf(!hasRedisServer && !requireServices)('shared store fallback with
       await waitFor(() => store.active === 'redis', 5_000, 'recovery');
       expect(recoveries(log)).toHaveLength(outage);
     }
+    expect(changes).toEqual(['memory', 'redis', 'memory', 'redis']);
   });
 });
