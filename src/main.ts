@@ -4,13 +4,13 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger, type Logger } from './observability/logger';
 import { createMetrics } from './observability/metrics';
 import { createSharedStore, createPubSub } from './store';
-import { createSystemService } from './services/system';
-import { createTokenService } from './services/tokens';
-import { createActivityService } from './services/activity';
-import type { Services } from './services';
+import { createDb } from './db/client';
+import { createServices } from './services';
 import { buildGraphqlSchema } from './resolvers';
 import { buildHttpApp } from './http/app';
 import { parseRoles, type Role } from './roles';
+
+const VERSION = '0.1.0';
 
 /** Distinct exit codes per failed start-up stage. */
 const EXIT = { config: 78, startup: 70 } as const;
@@ -55,12 +55,10 @@ async function startRoles(roles: Set<Role>, config: Config, logger: Logger, shut
     const metrics = createMetrics();
     const store = await createSharedStore({ ...config.store, logger });
     shutdown.unshift(() => store.close());
+    const db = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+    shutdown.push(() => db.close());
     const pubSub = createPubSub(store, { logger });
-    const services: Services = {
-      system: createSystemService({ network: config.network, version: process.env.npm_package_version ?? '0.0.0' }),
-      tokens: createTokenService({ secret: config.jwt.secret, issuer: config.jwt.issuer }),
-      activity: createActivityService(pubSub),
-    };
+    const services = await createServices({ config, db, store, pubSub, version: VERSION });
     if (roles.has('api')) {
       const schema = await buildGraphqlSchema({ services, pubSub });
       const app = await buildHttpApp({ config, logger, metrics, store, services, schema });

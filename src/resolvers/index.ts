@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { buildSchema, type PubSub } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import type { Services } from '../services';
+import { LeaderboardsResolver } from './leaderboards';
 import { SystemResolver } from './system';
 
-export const resolvers = [SystemResolver] as const;
+export const resolvers = [SystemResolver, LeaderboardsResolver] as const;
 
 /** Resolvers are constructed once with the services (see each resolver's constructor). */
 export async function buildGraphqlSchema(opts: { services: Services; pubSub: PubSub }): Promise<GraphQLSchema> {

@@ -1,10 +1,33 @@
-import type { ActivityService } from './activity';
-import type { SystemService } from './system';
-import type { TokenService } from './tokens';
+import type { PubSub } from 'type-graphql';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { SharedStore } from '../store';
+import { createActivityService, type ActivityService } from './activity';
+import { createLeaderboardService, type LeaderboardService } from './leaderboards';
+import { createSystemService, type SystemService } from './system';
+import { createTokenService, type TokenService } from './tokens';
 
-/** Everything the adapters (resolvers, REST routes, gateway) may call. Built in src/main.ts. */
+/** Everything the adapters (resolvers, REST routes, gateway, indexer, jobs) may call. */
 export interface Services {
   system: SystemService;
   tokens: TokenService;
   activity: ActivityService;
+  leaderboards: LeaderboardService;
+}
+
+export interface ServiceDeps {
+  config: Pick<Config, 'network' | 'jwt'>;
+  db: Db;
+  store: SharedStore;
+  pubSub: PubSub;
+  version: string;
+}
+
+export async function createServices(deps: ServiceDeps): Promise<Services> {
+  return {
+    system: createSystemService({ network: deps.config.network, version: deps.version }),
+    tokens: createTokenService({ secret: deps.config.jwt.secret, issuer: deps.config.jwt.issuer }),
+    activity: createActivityService(deps.pubSub),
+    leaderboards: await createLeaderboardService({ db: deps.db, store: deps.store }),
+  };
 }

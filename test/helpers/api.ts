@@ -3,15 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config';
 import { createMetrics } from '../../src/observability/metrics';
 import { createSharedStore, createPubSub, type SharedStore } from '../../src/store';
-import { createSystemService } from '../../src/services/system';
-import { createTokenService } from '../../src/services/tokens';
-import { createActivityService } from '../../src/services/activity';
-import type { Services } from '../../src/services';
+import { createServices, type Services } from '../../src/services';
 import { buildGraphqlSchema } from '../../src/resolvers';
 import { buildHttpApp } from '../../src/http/app';
 import type { ConnectionCaps } from '../../src/gateway/caps';
 import { captureLogger } from './logs';
 import { testEnv } from './env';
+import { createTestDb, type Db } from './db';
 
 export interface TestApi {
   url: string;
@@ -20,6 +18,7 @@ export interface TestApi {
   config: Config;
   store: SharedStore;
   services: Services;
+  db: Db;
   logs: ReturnType<typeof captureLogger>['logs'];
   close(): Promise<void>;
 }
@@ -33,6 +32,8 @@ export interface StartApiOptions {
   caps?: Partial<ConnectionCaps>;
   extraRoutes?: (app: FastifyInstance) => void | Promise<void>;
   host?: string;
+  /** Share a database between several APIs (replicas); default: a fresh test database each. */
+  db?: Db;
 }
 
 /** Starts the real API (config → store → services → Fastify/Apollo/graphql-ws) on a random port. */
@@ -52,11 +53,9 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
   const { logger, logs } = captureLogger({ level: config.logLevel, secretValues: config.secretValues });
   const store = await createSharedStore({ ...config.store, keyPrefix: `test:${opts.storePrefix ?? randomUUID()}:`, logger });
   const pubSub = createPubSub(store, { logger });
-  const services: Services = {
-    system: createSystemService({ network: config.network, version: 'test' }),
-    tokens: createTokenService({ secret: config.jwt.secret, issuer: config.jwt.issuer }),
-    activity: createActivityService(pubSub),
-  };
+  const ownDb = opts.db ? null : await createTestDb();
+  const db = opts.db ?? ownDb!.db;
+  const services = await createServices({ config, db, store, pubSub, version: 'test' });
   const schema = await buildGraphqlSchema({ services, pubSub });
   const app = await buildHttpApp({ config, logger, metrics: createMetrics({ defaultMetrics: false }), store, services, schema, caps: opts.caps, extraRoutes: opts.extraRoutes });
   await app.listen({ port: 0, host: opts.host ?? '127.0.0.1' });
@@ -69,10 +68,12 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
     config,
     store,
     services,
+    db,
     logs,
     async close() {
       await app.close();
       await store.close();
+      await ownDb?.cleanup();
     },
   };
 }

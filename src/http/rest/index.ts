@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services';
+import { analyticsRoutes } from './analytics';
 import { healthRoutes } from './health';
 
 /** The `/api` REST shim: one file per domain, each a thin adapter over its service. */
 export async function restRoutes(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   await healthRoutes(app, opts.services);
+  await analyticsRoutes(app, opts.services);
 }
