@@ -83,6 +83,7 @@ describe('fixture protocol details', () => {
     const client = new SuiGraphQLClient({ url: chain.graphqlUrl, network: 'localnet' });
     const res = await client.query({
       query: 'query { events(first: 1, filter: { type: "' + chain.packageId + '::vip" }) { nodes { timestamp sequenceNumber } } }',
+      variables: {},
     });
     expect(res.errors).toBeUndefined();
     const first = chain.events.find((e) => e.module === 'vip')!;
