@@ -77,6 +77,7 @@ async function startRoles(roles: Set<Role>, config: Config, logger: Logger, shut
 function startBlog(config: Config, logger: Logger): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/blog-serve.ts'], {
     stdio: 'inherit',
+    // eslint-disable-next-line no-restricted-properties -- the blog child inherits this process's environment
     env: { ...process.env, BLOG_PORT: String(config.blog.port), DATA_DIR: config.dataDir },
   });
   child.on('exit', (code, signal) => logger.warn({ code, signal }, 'blog process exited'));

@@ -1,0 +1,41 @@
+// Fails when a generated file is stale: schema/schema.graphql, the codegen client, the Prisma client.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import 'reflect-metadata';
+import { renderSchema } from './schema-sdl';
+
+const stale: string[] = [];
+
+const sdl = await renderSchema();
+if (readFileSync('schema/schema.graphql', 'utf8') !== sdl) stale.push('schema/schema.graphql (run `npm run schema:emit`)');
+
+// codegen reads the checked-in schema; compare its output with the checked-in client
+const dir = mkdtempSync(join(tmpdir(), 'codegen-'));
+try {
+  const schemaCopy = join(dir, 'schema.graphql');
+  writeFileSync(schemaCopy, sdl);
+  const out = join(dir, 'graphql.ts');
+  execFileSync(process.execPath, ['node_modules/@graphql-codegen/cli/cjs/bin.js', '--config', 'codegen.ts', '--silent'], {
+    env: { ...process.env, CODEGEN_SCHEMA: schemaCopy, CODEGEN_OUTPUT: out },
+    stdio: 'inherit',
+  });
+  if (!existsSync(out) || readFileSync(out, 'utf8') !== readFileSync('src/generated/graphql.ts', 'utf8')) stale.push('src/generated/graphql.ts (run `npm run codegen`)');
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+if (existsSync('scripts/check-generated-prisma.ts')) {
+  try {
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/check-generated-prisma.ts'], { stdio: 'inherit' });
+  } catch {
+    stale.push('src/generated/prisma (run `npm run prisma -- generate`)');
+  }
+}
+
+if (stale.length) {
+  process.stderr.write(`Stale generated files:\n${stale.map((s) => `  - ${s}`).join('\n')}\n`);
+  process.exit(1);
+}
+process.stdout.write('generated files are fresh\n');
