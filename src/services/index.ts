@@ -21,6 +21,8 @@ export interface ServiceDeps {
   store: SharedStore;
   pubSub: PubSub;
   version: string;
+  /** Per-process cache lifetime of leaderboard reads (0 disables; benchmarks). */
+  leaderboardCacheTtlMs?: number;
 }
 
 export async function createServices(deps: ServiceDeps): Promise<Services> {
@@ -28,6 +30,6 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     system: createSystemService({ network: deps.config.network, version: deps.version }),
     tokens: createTokenService({ secret: deps.config.jwt.secret, issuer: deps.config.jwt.issuer }),
     activity: createActivityService(deps.pubSub),
-    leaderboards: await createLeaderboardService({ db: deps.db, store: deps.store }),
+    leaderboards: await createLeaderboardService({ db: deps.db, store: deps.store, ttlMs: deps.leaderboardCacheTtlMs }),
   };
 }

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ActivityDocument, ServerStatusDocument } from '../../src/generated/graphql';
 import { startApi, type TestApi } from '../helpers/api';
@@ -17,7 +20,9 @@ describe.runIf(needsService('SHARED_STORE_URL'))('replicas sharing one Redis', (
 
   it('two API processes share the admission counters', async () => {
     const env = { CACHE_STORE: 'redis', SHARED_STORE_URL: testEnv.redisUrl!, SHARED_STORE_KEY_PREFIX: `test:${randomUUID()}:`, INDEXER_DISABLED: 'true', LOG_LEVEL: 'warn' };
-    const [a, b] = await Promise.all([spawnMain(['--role', 'api'], env), spawnMain(['--role', 'api'], env)]);
+    // each replica gets its own embedded database unless a real one is configured (PGlite is single-process)
+    const dbEnv = () => (testEnv.databaseUrl ? { DATABASE_URL: testEnv.databaseUrl } : { DATA_DIR: mkdtempSync(join(tmpdir(), 'replica-')) });
+    const [a, b] = await Promise.all([spawnMain(['--role', 'api'], { ...env, ...dbEnv() }), spawnMain(['--role', 'api'], { ...env, ...dbEnv() })]);
     procs.push(a, b);
     const statuses: number[] = [];
     for (let i = 0; i < 300; i += 50) {

@@ -1,0 +1,69 @@
+// npm run bench: starts the API in child processes and measures, in this run:
+//  1. a trivial query through Apollo vs a raw Fastify handler (same process, same hooks);
+//  2. a 100-row leaderboard query through Apollo (cached service, and uncached) vs a raw handler over the same database;
+//  3. the admission layer on vs off.
+// Each figure is printed with its ratio to the baseline measured alongside it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { runLoad, type LoadResult } from './load';
+
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+
+async function startServer(args: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_DATABASE_URL: process.env.DATABASE_URL ?? '' } });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c) => {
+      out += c;
+      const m = /READY (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+const gqlBody = (query: string) => JSON.stringify({ query });
+const json = { 'content-type': 'application/json' };
+const TRIVIAL = gqlBody('{ serverStatus { status } }');
+const LEADERBOARD = gqlBody('{ leaderboard(board: XP, limit: 100) { rank player score vipLevel } }');
+
+function row(name: string, r: LoadResult, base?: LoadResult): string {
+  const ratio = base ? `${(r.rps / base.rps).toFixed(2)}x` : 'baseline';
+  return `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms.toFixed(2).padStart(6)} ms  p99 ${r.p99Ms.toFixed(2).padStart(6)} ms  errors ${r.errors}  ${ratio}`;
+}
+
+async function measure(url: string, path: string, body?: string) {
+  return runLoad({ url, path, method: body ? 'POST' : 'GET', body, headers: body ? json : undefined, connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: WARMUP_MS });
+}
+
+const servers: ChildProcess[] = [];
+try {
+  const cached = await startServer(['--admission=on']);
+  servers.push(cached.child);
+  const lines: string[] = [];
+  const rawTrivial = await measure(cached.url, '/bench/raw/trivial');
+  lines.push(row('trivial: raw Fastify handler', rawTrivial));
+  lines.push(row('trivial: Apollo query', await measure(cached.url, '/graphql', TRIVIAL), rawTrivial));
+  const rawBoard = await measure(cached.url, '/bench/raw/leaderboard');
+  lines.push(row('leaderboard top 100: raw SQL handler', rawBoard));
+  lines.push(row('leaderboard top 100: Apollo (cached service)', await measure(cached.url, '/graphql', LEADERBOARD), rawBoard));
+  cached.child.kill('SIGTERM');
+
+  const uncached = await startServer(['--admission=on', '--cache-ttl=0']);
+  servers.push(uncached.child);
+  lines.push(row('leaderboard top 100: Apollo (no cache)', await measure(uncached.url, '/graphql', LEADERBOARD), rawBoard));
+  const admissionOn = await measure(uncached.url, '/bench/raw/trivial');
+  uncached.child.kill('SIGTERM');
+
+  const off = await startServer(['--admission=off']);
+  servers.push(off.child);
+  const admissionOff = await measure(off.url, '/bench/raw/trivial');
+  lines.push(row('admission off: raw trivial', admissionOff));
+  lines.push(row('admission on: raw trivial', admissionOn, admissionOff));
+
+  process.stdout.write(`\nbench (${CONNECTIONS} connections, ${DURATION_MS} ms each, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, store: ${process.env.SHARED_STORE_URL ? 'Redis' : 'memory'})\n${lines.join('\n')}\n`);
+} finally {
+  for (const s of servers) if (s.exitCode === null) s.kill('SIGTERM');
+}
