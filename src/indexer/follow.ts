@@ -37,6 +37,8 @@ export interface FollowOptions<K extends string, T> {
   onBatch(batch: Batch<K, T>): Promise<void>;
   /** Backoff for retryable failures. */
   retry?: BackoffOptions;
+  /** Called each time the follower has caught up (a page said there is nothing more), before it sleeps. */
+  onCaughtUp?(cursor: string | null): void;
   /** Observes each retry (logging, metrics). */
   onRetry?(info: { error: unknown; attempt: number; delayMs: number; stage: 'list' | 'batch' }): void;
   /** Decide what to do with an event whose JSON does not decode. Default: stop with the error. */
@@ -83,7 +85,10 @@ export async function followKind<K extends string, T>(options: FollowOptions<K, 
       cursor = nextCursor;
     }
     if (progressed || events.length > 0 || !page.hasNextPage) failures = 0;
-    if (!page.hasNextPage) await sleep(options.pollIntervalMs, signal);
+    if (!page.hasNextPage) {
+      options.onCaughtUp?.(cursor);
+      await sleep(options.pollIntervalMs, signal);
+    }
     else if (!progressed && events.length === 0) await retryAfter(new Error('no progress on a page with hasNextPage'), 'list');
   }
   return cursor;

@@ -1,0 +1,91 @@
+import type { Db } from '../db/client.js';
+import type { Batch } from './follow.js';
+import type { KindData, KindKey } from './kinds.js';
+import { insertStatement, TABLES, type TableSpec } from './rows.js';
+import type { Transport } from './sources/types.js';
+
+/** Rows per INSERT statement (≤ 11 parameters a row keeps each statement far below PostgreSQL's 65 535). */
+const ROWS_PER_STATEMENT = 1000;
+
+export interface StoredCursor {
+  transport: Transport;
+  cursor: string | null;
+  eventsIndexed: bigint;
+}
+
+export interface WriteResult {
+  /** Rows actually inserted (replays of already stored events are skipped and not counted). */
+  inserted: number;
+}
+
+/** Another writer moved this kind's cursor since the batch was read (e.g. two indexers without the lock). */
+export class CursorConflictError extends Error {
+  override readonly name = 'CursorConflictError';
+  readonly retryable = false;
+}
+
+export interface EventStore {
+  /** The stored position of a kind, or null. A cursor of another transport is returned as is: compare `transport`. */
+  loadCursor(kind: KindKey): Promise<StoredCursor | null>;
+  /** Cursor to resume `kind` on `transport`: the stored one if it was issued by that transport, else null (from genesis; replays are skipped). */
+  resumeCursor(kind: KindKey, transport: Transport): Promise<string | null>;
+  /** Writes the batch's rows, the leaderboard updates for the inserted rows, and the cursor, in one transaction. */
+  writeBatch<K extends KindKey>(batch: Batch<K, KindData<K>>, transport: Transport): Promise<WriteResult>;
+}
+
+export function createEventStore({ db }: { db: Pick<Db, 'prisma'> }): EventStore {
+  async function loadCursor(kind: KindKey): Promise<StoredCursor | null> {
+    const rows = await db.prisma.$queryRawUnsafe<Array<{ transport: string; cursor: string | null; events_indexed: string }>>(
+      'SELECT transport, cursor, events_indexed::text AS events_indexed FROM "cursor" WHERE event_kind = $1',
+      kind,
+    );
+    const row = rows[0];
+    return row ? { transport: row.transport as Transport, cursor: row.cursor, eventsIndexed: BigInt(row.events_indexed) } : null;
+  }
+
+  async function writeBatch<K extends KindKey>(batch: Batch<K, KindData<K>>, transport: Transport): Promise<WriteResult> {
+    const spec = TABLES[batch.kind] as TableSpec<KindData<K>>;
+    return db.prisma.$transaction(async (tx) => {
+      let inserted = 0;
+      for (let i = 0; i < batch.events.length; i += ROWS_PER_STATEMENT) {
+        const { sql, params } = insertStatement(spec, batch.events.slice(i, i + ROWS_PER_STATEMENT));
+        const [row] = await tx.$queryRawUnsafe<Array<{ inserted: number }>>(sql, ...params);
+        inserted += Number(row.inserted);
+      }
+      const last = batch.events.at(-1);
+      // The guard: the stored cursor must still be the one this batch was read from (same transport).
+      const updated = await tx.$executeRawUnsafe(
+        `INSERT INTO "cursor" AS c (event_kind, transport, cursor, last_tx_digest, last_event_seq, last_checkpoint, events_indexed, updated_at)
+         VALUES ($1::text, $2::text, $3::text, $4::text, $5::int, $6::bigint, $7::bigint, now())
+         ON CONFLICT (event_kind) DO UPDATE SET
+           transport = EXCLUDED.transport,
+           cursor = EXCLUDED.cursor,
+           last_tx_digest = COALESCE(EXCLUDED.last_tx_digest, c.last_tx_digest),
+           last_event_seq = COALESCE(EXCLUDED.last_event_seq, c.last_event_seq),
+           last_checkpoint = COALESCE(EXCLUDED.last_checkpoint, c.last_checkpoint),
+           events_indexed = c.events_indexed + EXCLUDED.events_indexed,
+           updated_at = now()
+         WHERE c.transport <> EXCLUDED.transport OR c.cursor IS NOT DISTINCT FROM $8::text`,
+        batch.kind,
+        transport,
+        batch.nextCursor,
+        last?.txDigest ?? null,
+        last?.eventSeq ?? null,
+        last?.checkpoint?.toString() ?? null,
+        String(inserted),
+        batch.cursor,
+      );
+      if (updated !== 1) throw new CursorConflictError(`${batch.kind}: stored cursor moved since ${batch.cursor ?? 'genesis'}; batch rolled back`);
+      return { inserted };
+    });
+  }
+
+  return {
+    loadCursor,
+    async resumeCursor(kind, transport) {
+      const stored = await loadCursor(kind);
+      return stored && stored.transport === transport ? stored.cursor : null;
+    },
+    writeBatch,
+  };
+}
