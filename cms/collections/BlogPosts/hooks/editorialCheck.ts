@@ -1,0 +1,38 @@
+import { ValidationError, type CollectionBeforeChangeHook } from 'payload'
+import { blocking, checkEditorial, formatIssues, introOf } from '../../../editorial/index'
+import { lexicalPlainText } from './plainText'
+
+/**
+ * Runs the editorial contract. Publishing with a blocking failure is refused with a
+ * validation error; everything else is stored in the read-only `editorialWarnings` field.
+ */
+export const editorialCheck: CollectionBeforeChangeHook = async ({ data, originalDoc, req, context }) => {
+  const bodyText = lexicalPlainText(data.content)
+  data.introFingerprint = introOf(bodyText)
+  const others = await req.payload.find({
+    collection: 'blog_posts',
+    where: {
+      and: [{ _status: { equals: 'published' } }, ...(originalDoc?.id ? [{ id: { not_equals: originalDoc.id } }] : [])],
+    },
+    select: { introFingerprint: true },
+    limit: 200,
+    depth: 0,
+    pagination: false,
+    req,
+  })
+  const otherIntros = others.docs.map((d) => String((d as { introFingerprint?: string }).introFingerprint ?? '')).filter(Boolean)
+  const issues = checkEditorial(
+    { ...data, bodyText, tags: data.tags as string[] | undefined },
+    { otherIntros, source: context.source === 'contentpartner' ? 'contentpartner' : 'editor' },
+  )
+  const errors = blocking(issues)
+  if (data._status === 'published' && errors.length > 0) {
+    throw new ValidationError({
+      collection: 'blog_posts',
+      errors: errors.map((e) => ({ path: e.field, message: `Cannot publish: ${e.message}` })),
+      req,
+    })
+  }
+  data.editorialWarnings = formatIssues(issues)
+  return data
+}

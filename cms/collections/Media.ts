@@ -1,0 +1,18 @@
+import path from 'node:path'
+import type { CollectionConfig } from 'payload'
+import { anyone } from '../access/anyone'
+import { authenticated } from '../access/authenticated'
+import { readBlogSettings } from '../settings'
+
+/** Post images. Files live in `${DATA_DIR}/media`; the site serves them at /blog/assets/blog/db/<filename>. */
+export const Media: CollectionConfig = {
+  slug: 'media',
+  labels: { singular: 'Image', plural: 'Images' },
+  access: { read: anyone, create: authenticated, update: authenticated, delete: authenticated },
+  admin: { useAsTitle: 'alt' },
+  upload: {
+    staticDir: path.join(readBlogSettings().dataDir, 'media'),
+    mimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/avif', 'image/svg+xml'],
+  },
+  fields: [{ name: 'alt', type: 'text', required: true, label: 'Alternative text' }],
+}

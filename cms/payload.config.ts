@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { postgresAdapter } from '@payloadcms/db-postgres'
+import { sqliteAdapter } from '@payloadcms/db-sqlite'
+import { lexicalEditor } from '@payloadcms/richtext-lexical'
+import { buildConfig, type Config } from 'payload'
+import sharp from 'sharp'
+import { BlogPosts } from './collections/BlogPosts/index'
+import { Media } from './collections/Media'
+import { Users } from './collections/Users'
+import { WebhookDeliveries } from './collections/WebhookDeliveries'
+import { readBlogSettings, resolvePayloadSecret } from './settings'
+
+const dirname = path.dirname(fileURLToPath(import.meta.url))
+const settings = readBlogSettings()
+/** BLOG_DB_PUSH=true lets Payload push schema changes itself (local schema work only). */
+const push = process.env.BLOG_DB_PUSH === 'true'
+
+function database(): Config['db'] {
+  if (settings.databaseUrl) {
+    return postgresAdapter({
+      pool: { connectionString: settings.databaseUrl },
+      migrationDir: path.join(dirname, 'migrations/postgres'),
+      push,
+    })
+  }
+  mkdirSync(settings.dataDir, { recursive: true })
+  return sqliteAdapter({
+    client: { url: `file:${path.join(settings.dataDir, 'blog.db')}` },
+    migrationDir: path.join(dirname, 'migrations/sqlite'),
+    push,
+  })
+}
+
+export default buildConfig({
+  secret: resolvePayloadSecret(),
+  serverURL: '',
+  admin: {
+    user: Users.slug,
+    meta: { titleSuffix: ' | Blog CMS' },
+    importMap: {
+      baseDir: dirname,
+      importMapFile: path.resolve(dirname, '../blog/app/(payload)/admin/importMap.js'),
+    },
+  },
+  collections: [BlogPosts, Media, Users, WebhookDeliveries],
+  editor: lexicalEditor(),
+  db: database(),
+  sharp,
+  graphQL: { disable: true },
+  telemetry: false,
+  typescript: { outputFile: path.resolve(dirname, 'payload-types.ts'), autoGenerate: false },
+})

@@ -1,0 +1,42 @@
+import type { SocialLinks } from '../settings'
+
+const KNOWN_SOCIAL_HOSTS = ['discord.gg', 'discord.com', 't.me', 'telegram.me', 'x.com', 'twitter.com']
+export const SOCIAL_REL = 'nofollow noopener noreferrer'
+
+export function socialHosts(social: SocialLinks): Set<string> {
+  const hosts = new Set(KNOWN_SOCIAL_HOSTS)
+  for (const url of Object.values(social)) {
+    try {
+      hosts.add(new URL(url).hostname.replace(/^www\./, ''))
+    } catch {
+      // ignore malformed configuration
+    }
+  }
+  return hosts
+}
+
+function hostOf(href: string): string | undefined {
+  try {
+    return new URL(href).hostname.replace(/^www\./, '')
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Rewrites anchors in rendered post HTML: links to the chat, messaging and social providers
+ * get rel="nofollow noopener noreferrer", other absolute links rel="noopener noreferrer",
+ * and a duplicated /blog/blog/ prefix collapses to /blog/.
+ */
+export function rewriteLinks(html: string, hosts: ReadonlySet<string>): string {
+  return html.replace(/<a\b([^>]*)>/gi, (_tag, attrs: string) => {
+    const hrefMatch = /\shref\s*=\s*("([^"]*)"|'([^']*)')/i.exec(attrs)
+    const href = hrefMatch ? (hrefMatch[2] ?? hrefMatch[3] ?? '') : ''
+    let rest = attrs.replace(/\srel\s*=\s*("[^"]*"|'[^']*')/gi, '')
+    if (href.includes('/blog/blog/')) rest = rest.replace(href, href.replace(/\/blog\/blog\//g, '/blog/'))
+    const host = /^https?:\/\//i.test(href) ? hostOf(href) : undefined
+    if (!host) return `<a${rest}>`
+    const rel = hosts.has(host) ? SOCIAL_REL : 'noopener noreferrer'
+    return `<a${rest} rel="${rel}">`
+  })
+}
