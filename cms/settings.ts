@@ -17,6 +17,8 @@ export interface BlogSettings {
   /** Public blog root without trailing slash, e.g. https://app.example/blog */
   blogUrl: string
   revalidationSecret: string | undefined
+  /** Where the publishing service POSTs to refresh ISR; default `${blogUrl}/api/revalidate/`. */
+  revalidateUrl: string
   dataDir: string
   databaseUrl: string | undefined
   port: number
@@ -35,12 +37,14 @@ const trimSlash = (s: string): string => s.replace(/\/+$/, '')
 export function readBlogSettings(env: NodeJS.ProcessEnv = process.env): BlogSettings {
   const network = (env.NETWORK ?? 'testnet').trim().toLowerCase()
   const appUrl = trimSlash(env.APP_URL?.trim() || 'http://localhost:3000')
+  const blogUrl = trimSlash(env.BLOG_URL?.trim() || `${appUrl}/blog`)
   return {
     network,
     isMainnet: network === 'mainnet',
     appUrl,
-    blogUrl: trimSlash(env.BLOG_URL?.trim() || `${appUrl}/blog`),
+    blogUrl,
     revalidationSecret: env.BLOG_REVALIDATION_SECRET?.trim() || undefined,
+    revalidateUrl: env.BLOG_REVALIDATE_URL?.trim() || `${blogUrl}/api/revalidate/`,
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || './.data'),
     databaseUrl: env.BLOG_DATABASE_URL?.trim() || undefined,
     port: Number(env.BLOG_PORT) > 0 ? Number(env.BLOG_PORT) : 3001,
