@@ -21,7 +21,7 @@ describe.runIf(needsService('SHARED_STORE_URL'))('replicas sharing one Redis', (
   it('two API processes share the admission counters', async () => {
     const env = { CACHE_STORE: 'redis', SHARED_STORE_URL: testEnv.redisUrl!, SHARED_STORE_KEY_PREFIX: `test:${randomUUID()}:`, INDEXER_DISABLED: 'true', LOG_LEVEL: 'warn' };
     // each replica gets its own embedded database unless a real one is configured (PGlite is single-process)
-    const dbEnv = () => (testEnv.databaseUrl ? { DATABASE_URL: testEnv.databaseUrl } : { DATA_DIR: mkdtempSync(join(tmpdir(), 'replica-')) });
+    const dbEnv = (): Record<string, string> => (testEnv.databaseUrl ? { DATABASE_URL: testEnv.databaseUrl } : { DATA_DIR: mkdtempSync(join(tmpdir(), 'replica-')) });
     const [a, b] = await Promise.all([spawnMain(['--role', 'api'], { ...env, ...dbEnv() }), spawnMain(['--role', 'api'], { ...env, ...dbEnv() })]);
     procs.push(a, b);
     const statuses: number[] = [];
