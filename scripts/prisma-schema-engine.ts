@@ -9,11 +9,17 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import * as glue from '@prisma/schema-engine-wasm/schema_engine_bg';
+import { runEngineCli } from './prisma-engine-cli';
+import { createMigration, evaluateDataLoss } from './prisma-engine-dev';
 import { createEngineAdapterFactory, createPgliteEngineAdapterFactory } from './prisma-engine-adapter';
 
 // The package's entry imports the .wasm as an ES module (bundler style), which Node refuses;
 // instantiate it ourselves with the wasm-bindgen glue as its import object.
 function loadEngine(): typeof glue {
+  // The wasm build reports panics through this global before it traps.
+  (globalThis as { PRISMA_WASM_PANIC_REGISTRY?: unknown }).PRISMA_WASM_PANIC_REGISTRY = {
+    set_message: (m: string) => log('ERROR', `schema engine panic: ${m}`),
+  };
   const entry = createRequire(import.meta.url).resolve('@prisma/schema-engine-wasm');
   const wasmPath = join(dirname(entry), 'schema_engine_bg.wasm');
   const module = new WebAssembly.Module(readFileSync(wasmPath));
@@ -26,13 +32,13 @@ function loadEngine(): typeof glue {
 type RpcRequest = { jsonrpc: '2.0'; id: number | string; method: string; params?: unknown };
 type RpcResponse = { jsonrpc: '2.0'; id: number | string; result?: unknown; error?: unknown };
 
-function parseArgs(argv: string[]): { datamodels: string[]; datasource?: { url?: string } } {
+function parseArgs(argv: string[]): { datamodels: string[]; datasource?: { url?: string; shadowDatabaseUrl?: string } } {
   const datamodels: string[] = [];
   let datasource: { url?: string } | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--datamodels') datamodels.push(argv[++i]);
-    else if (a === '--datasource') datasource = JSON.parse(argv[++i]) as { url?: string };
+    else if (a === '--datasource') datasource = JSON.parse(argv[++i]) as { url?: string; shadowDatabaseUrl?: string };
     else if (a === '--enabled-preview-features' || a === '--extension-types') i++;
   }
   return { datamodels, datasource };
@@ -45,6 +51,11 @@ function log(level: 'INFO' | 'ERROR', message: string): void {
 function send(msg: RpcResponse | RpcRequest): void {
   process.stdout.write(JSON.stringify(msg) + '\n');
 }
+
+const EMULATED: Record<string, (engine: Record<string, (p: unknown) => Promise<unknown>>, p: never) => Promise<unknown>> = {
+  evaluateDataLoss,
+  createMigration,
+};
 
 // Native-engine method names that the wasm build spells differently.
 const RENAMED: Record<string, string> = { getDatabaseVersion: 'version' };
@@ -78,8 +89,12 @@ async function main(): Promise<void> {
     return;
   }
   const { datamodels, datasource } = parseArgs(argv);
+  const cliAt = argv.indexOf('cli');
+  if (cliAt >= 0) {
+    process.exit(await runEngineCli(argv[cliAt + 1] ?? '', datasource));
+  }
   const files: [string, string][] = datamodels.map((p) => [p, readFileSync(p, 'utf8')]);
-  const factory = datasource?.url ? createEngineAdapterFactory(datasource.url) : createPgliteEngineAdapterFactory();
+  const factory = datasource?.url ? createEngineAdapterFactory(datasource.url, datasource.shadowDatabaseUrl) : createPgliteEngineAdapterFactory();
   const { SchemaEngine } = loadEngine();
   const engine = (await SchemaEngine.new(
     { datamodels: files.length ? files : undefined },
@@ -107,7 +122,7 @@ async function main(): Promise<void> {
 
 async function handle(engine: Record<string, (p: unknown) => Promise<unknown>>, req: RpcRequest): Promise<void> {
   const name = RENAMED[req.method] ?? req.method;
-  const fn = engine[name];
+  const fn = EMULATED[name] ? (p: unknown) => EMULATED[name](engine, p as never) : engine[name];
   if (typeof fn !== 'function') {
     send({ jsonrpc: '2.0', id: req.id, error: toRpcError(new Error(`${req.method} is not supported by the wasm schema engine`)) });
     return;
