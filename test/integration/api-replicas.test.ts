@@ -8,6 +8,7 @@ import { startApi, type TestApi } from '../helpers/api';
 import { gql, wsClient, wsSubscribe } from '../helpers/client';
 import { needsService, testEnv } from '../helpers/env';
 import { spawnMain, type SpawnedApi } from '../helpers/process';
+import { hasRedisServer, ThrowawayRedis } from '../helpers/store';
 
 const query = (url: string) => fetch(`${url}/graphql?query=%7BserverStatus%7Bstatus%7D%7D`, { headers: { 'apollo-require-preflight': '1' } }).then((r) => r.status);
 
@@ -68,6 +69,34 @@ describe('shared store outage', () => {
       expect(String(warnings[0].msg)).toMatch(/redis|shared store/i);
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe.runIf(hasRedisServer || testEnv.requireServices)('shared store stopped while the API runs', () => {
+  it('keeps serving (admission, GraphQL, subscriptions) and logs one warning', async () => {
+    const redis = await ThrowawayRedis.start();
+    const api = await startApi({ env: { CACHE_STORE: 'redis', SHARED_STORE_URL: redis.url } });
+    try {
+      expect((await gql(api.url, ServerStatusDocument)).status).toBe(200);
+      expect(api.store.active).toBe('redis');
+      await redis.kill();
+      for (let i = 0; i < 10; i++) {
+        const { status, body } = await gql(api.url, ServerStatusDocument);
+        expect(status).toBe(200);
+        expect(body.data?.serverStatus.status).toBe('ok');
+      }
+      const client = wsClient(api.wsUrl);
+      const sub = wsSubscribe(client, ActivityDocument);
+      const received = sub.next(5_000);
+      const timer = setInterval(() => void api.services.activity.publish({ kind: 'bet', player: '0x1', summary: 'during outage', at: new Date() }), 100);
+      expect((await received.finally(() => clearInterval(timer))).data?.activity.summary).toBe('during outage');
+      await client.dispose();
+      const warnings = api.logs.lines.filter((l) => l.level === 40);
+      expect(warnings).toHaveLength(1);
+    } finally {
+      await api.close();
+      await redis.kill();
     }
   });
 });
