@@ -67,7 +67,7 @@ async function startRoles(roles: Set<Role>, config: Config, logger: Logger, shut
       const port = (app.server.address() as { port: number }).port;
       urls.unshift(`api:     http://localhost:${port}/api/health`, `graphql: http://localhost:${port}/graphql  (ws: ws://localhost:${port}/graphql)`, `metrics: http://localhost:${port}/metrics`);
     }
-    if (roles.has('indexer')) logger.info({ disabled: config.indexer.disabled }, 'indexer role: not yet implemented');
+    if (roles.has('indexer')) await (await import('./indexer/role')).startIndexerRole({ config, db, logger, registry: metrics.registry, services, store, shutdown });
     if (roles.has('jobs')) logger.info('jobs role: no jobs scheduled yet');
   }
   logger.info({ roles: [...roles], envFiles: config.envFiles }, 'started');

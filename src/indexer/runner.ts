@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Db, Lease } from '../db/client.js';
+import type { ActivityService } from '../services/activity.js';
+import type { LeaderboardService } from '../services/leaderboards.js';
+import type { SharedStore } from '../store/index.js';
+import { backoffDelay, sleep } from './backoff.js';
+import { coalesce } from './coalesce.js';
+import { classifyWriteError } from './errors.js';
+import { followKind, type Batch } from './follow.js';
+import { KIND_LIST, type AnyEventKind, type BetResult, type EventKind, type KindData, type KindKey } from './kinds.js';
+import { createIndexerMetrics, type IndexerMetrics } from './metrics.js';
+import { startProgressReporter, type ProgressStream } from './progress.js';
+import { createEventSource, type EventSource, type Transport } from './sources/index.js';
+import { createIndexerState } from './state.js';
+import { INDEXER_LOCK_KEY, INDEXER_STATUS_KEY, type IndexerMode, type IndexerStatus } from './status.js';
+import { createEventStore } from './store.js';
+import { createTipReader, type TipReader } from './tip.js';
+
+export interface IndexerConfig {
+  packageId: string;
+  transport: Transport;
+  suiUrl: string;
+  pollingIntervalMs: number;
+  /** Events per listEvents page. Default 50 (Sui GraphQL's maximum) or 500 on gRPC. */
+  pageSize?: number;
+}
+
+export interface IndexerDeps {
+  config: IndexerConfig;
+  db: Db;
+  logger: Logger;
+  /** The process's Prometheus registry (served at /metrics). */
+  registry: Registry;
+  leaderboards: Pick<LeaderboardService, 'invalidate'>;
+  activity: Pick<ActivityService, 'publish'>;
+  /** Where the leader publishes its status for the operator query (every replica reads it). */
+  statusStore?: Pick<SharedStore, 'set' | 'del'>;
+  /** Terminal for the backfill progress bar (a log line every few seconds when not a TTY). */
+  progressStream?: ProgressStream;
+  /** How often a standby process tries to become leader. Default 3 000 ms. */
+  leaderRetryMs?: number;
+  /** How often the leader publishes status and refreshes gauges. Default 2 000 ms. */
+  statusIntervalMs?: number;
+  /** How often the chain tip is read (for lag in checkpoints and the ETA). Default 5 000 ms. */
+  tipIntervalMs?: number;
+  /** Bet results broadcast per batch at most (live mode only). Default 20. */
+  activityPerBatch?: number;
+  /** Test seams. */
+  source?: EventSource;
+  tipReader?: TipReader;
+  kinds?: readonly AnyEventKind[];
+}
+
+export interface Indexer {
+  /** Starts competing for leadership in the background; resolves at once. */
+  start(): Promise<void>;
+  /** Stops following, waits for the in-flight batch, releases the lock. */
+  stop(): Promise<void>;
+  status(): IndexerStatus;
+}
+
+const MODES: readonly IndexerMode[] = ['standby', 'backfill', 'live'];
+
+export function createIndexer(deps: IndexerDeps): Indexer {
+  const { config, db } = deps;
+  const logger = deps.logger.child({ component: 'indexer' });
+  const instanceId = randomUUID();
+  const kinds = deps.kinds ?? KIND_LIST;
+  const metrics: IndexerMetrics = createIndexerMetrics(deps.registry, () => void refreshGauges());
+  const state = createIndexerState(instanceId, kinds.map((k) => k.key));
+  const events = createEventStore({ db });
+  const source = deps.source ?? createEventSource({ transport: config.transport, url: config.suiUrl });
+  const readTip = deps.tipReader ?? createTipReader({ transport: config.transport, url: config.suiUrl });
+  const pageSize = config.pageSize ?? (config.transport === 'graphql' ? 50 : 500);
+  const statusIntervalMs = deps.statusIntervalMs ?? 2_000;
+  const stopping = new AbortController();
+  let loop: Promise<void> | null = null;
+
+  const invalidate = coalesce(
+    () => deps.leaderboards.invalidate(),
+    (err) => logger.warn({ err }, 'leaderboard cache invalidation failed'),
+  );
+
+  function refreshGauges(): IndexerStatus {
+    const s = state.snapshot();
+    for (const m of MODES) metrics.mode.set({ mode: m }, s.mode === m ? 1 : 0);
+    metrics.leader.set(s.leader ? 1 : 0);
+    if (!s.leader) return s;
+    for (const k of s.kinds) {
+      if (k.lastCheckpoint !== null) metrics.positionCheckpoint.set({ kind: k.kind }, Number(k.lastCheckpoint));
+      if (k.lagSeconds !== null) metrics.lagSeconds.set({ kind: k.kind }, k.lagSeconds);
+      if (k.checkpointsBehind !== null) metrics.checkpointsBehind.set({ kind: k.kind }, Number(k.checkpointsBehind));
+      metrics.caughtUp.set({ kind: k.kind }, k.caughtUp ? 1 : 0);
+    }
+    return s;
+  }
+
+  async function publishStatus(): Promise<void> {
+    const s = refreshGauges();
+    if (!deps.statusStore || !s.leader) return;
+    await deps.statusStore.set(INDEXER_STATUS_KEY, JSON.stringify(s), statusIntervalMs * 5).catch((err: unknown) => logger.warn({ err }, 'indexer status publish failed'));
+  }
+
+  /** Where each kind resumes, and the chain time of its last stored event (for lag). */
+  async function restore(kind: AnyEventKind): Promise<string | null> {
+    const stored = await events.loadCursor(kind.key);
+    const rows = await db.query<{ checkpoint: string | null; at: string | number | null }>(
+      `SELECT c.last_checkpoint::text AS checkpoint,
+              (SELECT (extract(epoch FROM e.timestamp_ms) * 1000)::float8 FROM ${kind.key} e
+                WHERE e.tx_digest = c.last_tx_digest AND e.event_seq = c.last_event_seq) AS at
+         FROM "cursor" c WHERE c.event_kind = $1`,
+      [kind.key],
+    );
+    const row = rows[0];
+    state.restored(kind.key, row?.checkpoint ? BigInt(row.checkpoint) : null, row?.at == null ? null : Number(row.at));
+    if (stored && stored.transport !== config.transport) {
+      logger.warn({ kind: kind.key, stored: stored.transport, transport: config.transport }, 'stored cursor belongs to another transport: re-reading from genesis (stored events are skipped)');
+      return null;
+    }
+    return stored?.cursor ?? null;
+  }
+
+  function broadcastBets(batch: Batch<KindKey, unknown>): void {
+    const limit = deps.activityPerBatch ?? 20;
+    for (const e of batch.events.slice(-limit)) {
+      const bet = e.data as BetResult;
+      const coin = bet.coinType.split('::').at(-1);
+      const summary = bet.won ? `won ${bet.payout} ${coin} on game ${bet.gameId}` : `bet ${bet.stake} ${coin} on game ${bet.gameId}`;
+      deps.activity
+        .publish({ kind: 'bet_result', player: bet.player, summary, at: new Date(e.timestampMs) })
+        .catch((err: unknown) => logger.warn({ err }, 'activity publish failed'));
+    }
+  }
+
+  async function commit(batch: Batch<KindKey, unknown>, term: AbortSignal): Promise<void> {
+    // Leadership ended while this page was read: write nothing; the next leader re-reads it from the cursor.
+    if (term.aborted) return;
+    const end = metrics.batchDuration.startTimer({ kind: batch.kind });
+    let inserted: number;
+    try {
+      ({ inserted } = await events.writeBatch(batch as Batch<KindKey, KindData<KindKey>>, config.transport));
+    } catch (error) {
+      throw classifyWriteError(error);
+    }
+    end();
+    // Everything below happens only after the commit.
+    metrics.batches.inc({ kind: batch.kind });
+    if (inserted > 0) metrics.eventsIndexed.inc({ kind: batch.kind }, inserted);
+    const last = batch.events.at(-1);
+    state.committed(batch.kind, inserted, last && { checkpoint: last.checkpoint, timestampMs: last.timestampMs });
+    if (inserted === 0) return;
+    invalidate.request();
+    // Replayed rows (inserted < events) are not news; neither is a backfill.
+    if (batch.kind === 'bet_result_event' && inserted === batch.events.length && state.mode() === 'live') broadcastBets(batch);
+  }
+
+  async function follow(kind: AnyEventKind, startCursor: string | null, term: AbortSignal): Promise<void> {
+    await followKind({
+      source,
+      kind: kind as EventKind<KindKey, unknown>,
+      packageId: config.packageId,
+      startCursor,
+      pageSize,
+      pollIntervalMs: config.pollingIntervalMs,
+      signal: term,
+      onBatch: (batch) => commit(batch, term),
+      onCaughtUp: () => state.reachedTip(kind.key),
+      onRetry: ({ error, attempt, delayMs, stage }) => {
+        metrics.retries.inc({ kind: kind.key, stage });
+        logger.warn({ kind: kind.key, stage, attempt, delayMs, err: error }, 'indexer retry');
+      },
+    });
+  }
+
+  async function refreshTip(signal: AbortSignal): Promise<void> {
+    state.setTip(await readTip(signal));
+  }
+
+  /** One leadership term: follows every kind until stopped, the lease is lost, or a kind fails. */
+  async function lead(lease: Lease): Promise<'stopped' | 'lost' | 'failed'> {
+    const term = new AbortController();
+    const end = () => term.abort();
+    lease.signal.addEventListener('abort', end, { once: true });
+    stopping.signal.addEventListener('abort', end, { once: true });
+    state.becameLeader();
+    const timers: Array<ReturnType<typeof setInterval>> = [];
+    let stopProgress = () => {};
+    let failure: unknown = null;
+    try {
+      const cursors = await Promise.all(kinds.map((k) => restore(k)));
+      logger.info({ instanceId, resumed: kinds.filter((_, i) => cursors[i] !== null).map((k) => k.key) }, 'indexer: leading');
+      void refreshTip(term.signal);
+      timers.push(setInterval(() => void refreshTip(term.signal), deps.tipIntervalMs ?? 5_000));
+      timers.push(setInterval(() => void publishStatus(), statusIntervalMs));
+      timers.forEach((t) => t.unref());
+      await publishStatus();
+      if (deps.progressStream) stopProgress = startProgressReporter({ stream: deps.progressStream, logger, snapshot: () => state.snapshot() });
+      const runs = kinds.map((k, i) =>
+        follow(k, cursors[i], term.signal).catch((error: unknown) => {
+          if (!failure) failure = error;
+          logger.error({ kind: k.key, err: error }, 'indexer: follower stopped on an error');
+          term.abort();
+        }),
+      );
+      await Promise.all(runs);
+    } catch (error) {
+      failure = error;
+      logger.error({ err: error }, 'indexer: leadership term failed');
+    } finally {
+      timers.forEach(clearInterval);
+      stopProgress();
+      lease.signal.removeEventListener('abort', end);
+      stopping.signal.removeEventListener('abort', end);
+      await invalidate.flush();
+      state.lostLeadership();
+      refreshGauges();
+    }
+    if (lease.lost) {
+      logger.warn({ instanceId }, 'indexer: leader lock lost; stopped following');
+      return 'lost';
+    }
+    await deps.statusStore?.del(INDEXER_STATUS_KEY).catch(() => undefined);
+    await lease.release();
+    if (failure) return 'failed';
+    logger.info({ instanceId }, 'indexer: stopped leading');
+    return 'stopped';
+  }
+
+  async function run(): Promise<void> {
+    const retryMs = deps.leaderRetryMs ?? 3_000;
+    let failures = 0;
+    let announcedStandby = false;
+    while (!stopping.signal.aborted) {
+      let lease: Lease | null = null;
+      try {
+        lease = await db.tryAdvisoryLock(INDEXER_LOCK_KEY);
+      } catch (err) {
+        logger.warn({ err }, 'indexer: could not try the leader lock');
+      }
+      if (stopping.signal.aborted) {
+        await lease?.release();
+        break;
+      }
+      if (!lease) {
+        if (!announcedStandby) logger.info({ instanceId, retryMs }, 'indexer: standby (another process leads)');
+        announcedStandby = true;
+        await sleep(retryMs, stopping.signal);
+        continue;
+      }
+      announcedStandby = false;
+      const outcome = await lead(lease);
+      failures = outcome === 'failed' ? failures + 1 : 0;
+      if (outcome === 'failed') await sleep(backoffDelay(failures - 1, { initialMs: 1_000, maxMs: 60_000 }), stopping.signal);
+    }
+  }
+
+  return {
+    async start() {
+      if (loop) return;
+      refreshGauges();
+      logger.info({ instanceId, transport: config.transport, packageId: config.packageId, pageSize, pollingIntervalMs: config.pollingIntervalMs }, 'indexer: starting');
+      loop = run().catch((err: unknown) => logger.error({ err }, 'indexer: loop crashed'));
+    },
+    async stop() {
+      stopping.abort();
+      await loop;
+    },
+    status: () => state.snapshot(),
+  };
+}
