@@ -14,9 +14,17 @@ export function prismaEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Process
   return { ...base, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1', PRISMA_SCHEMA_ENGINE_BINARY: shim };
 }
 
-export function runPrisma(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export function runPrisma(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  opts: { cwd?: string; quiet?: boolean } = {},
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: 'inherit', env: prismaEnv(env) });
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: opts.cwd,
+      stdio: opts.quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
+      env: prismaEnv(env),
+    });
     child.on('error', reject);
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
