@@ -56,9 +56,14 @@ export async function pgTryAdvisoryLock(
   opts: { logger: Logger; checkIntervalMs: number },
 ): Promise<Lease | null> {
   const client = await connect();
-  let lease: LeaseState | undefined;
-  client.on('error', (e) => lease?.markLost(e));
-  client.on('end', () => lease?.markLost(new Error('connection ended')));
+  const probe: { timer?: NodeJS.Timeout } = {};
+  const state = new LeaseState(key, async () => {
+    clearInterval(probe.timer);
+    await client.query('SELECT pg_advisory_unlock($1)', [key.toString()]).catch(() => {});
+    await client.end().catch(() => {});
+  });
+  client.on('error', (e) => state.markLost(e));
+  client.on('end', () => state.markLost(new Error('connection ended')));
   try {
     const [row] = await rows<{ ok: boolean }>(client, 'SELECT pg_try_advisory_lock($1) AS ok', [key.toString()]);
     if (!row?.ok) {
@@ -69,18 +74,13 @@ export async function pgTryAdvisoryLock(
     await client.end().catch(() => {});
     throw e;
   }
-  const timer = setInterval(() => {
-    client.query('SELECT 1').catch((e: unknown) => lease?.markLost(e));
+  // A silently dead connection only shows up when used: probe it.
+  probe.timer = setInterval(() => {
+    client.query('SELECT 1').catch((e: unknown) => state.markLost(e));
   }, opts.checkIntervalMs);
-  timer.unref();
-  const state = new LeaseState(key, async () => {
-    clearInterval(timer);
-    await client.query('SELECT pg_advisory_unlock($1)', [key.toString()]).catch(() => {});
-    await client.end().catch(() => {});
-  });
-  lease = state;
+  probe.timer.unref();
   state.signal.addEventListener('abort', () => {
-    clearInterval(timer);
+    clearInterval(probe.timer);
     if (state.lost) {
       opts.logger.warn({ key: key.toString() }, 'advisory lock lost');
       void client.end().catch(() => {});
