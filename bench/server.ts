@@ -23,7 +23,7 @@ await db.query('DELETE FROM xp_leaderboard');
 await db.query(`INSERT INTO xp_leaderboard (player, total_xp, vip_level) VALUES ${rows}`);
 const store = await createSharedStore({ ...config.store, logger });
 const pubSub = createPubSub(store, { logger });
-const services = await createServices({ config, db, store, pubSub, version: 'bench', leaderboardCacheTtlMs: cacheTtl });
+const services = await createServices({ config, logger, db, store, pubSub, version: 'bench', leaderboardCacheTtlMs: cacheTtl });
 const schema = await buildGraphqlSchema({ services, pubSub });
 const app = await buildHttpApp({
   config,

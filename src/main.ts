@@ -58,12 +58,14 @@ async function startRoles(roles: Set<Role>, config: Config, logger: Logger, shut
     const db = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
     shutdown.push(() => db.close());
     const pubSub = createPubSub(store, { logger });
-    const services = await createServices({ config, db, store, pubSub, version: VERSION });
+    const services = await createServices({ config, logger, db, store, pubSub, version: VERSION });
     if (roles.has('api')) {
       const schema = await buildGraphqlSchema({ services, pubSub });
       const app = await buildHttpApp({ config, logger, metrics, store, services, schema });
       await app.listen({ port: config.http.port, host: config.http.host });
       shutdown.unshift(() => app.close());
+      shutdown.push(() => services.blog.close());
+      if (config.blog.webhookSecret) services.blog.warm();
       const port = (app.server.address() as { port: number }).port;
       urls.unshift(`api:     http://localhost:${port}/api/health`, `graphql: http://localhost:${port}/graphql  (ws: ws://localhost:${port}/graphql)`, `metrics: http://localhost:${port}/metrics`);
     }

@@ -11,7 +11,7 @@ export function envFileOrder(nodeEnv: string, network: string): string[] {
   return ['.env', `.env.${nodeEnv}`, `.env.${network}`, `.env.${nodeEnv}.${network}`, '.env.local'];
 }
 
-export function readLayeredEnv(dir: string, processEnv: NodeJS.ProcessEnv): { env: Record<string, string>; files: string[] } {
+export function readLayeredEnv(dir: string, processEnv: Record<string, string | undefined>): { env: Record<string, string>; files: string[] } {
   const base = readEnvFile(join(dir, '.env'));
   const nodeEnv = processEnv.NODE_ENV ?? base.NODE_ENV ?? 'development';
   const network = processEnv.NETWORK ?? base.NETWORK ?? 'testnet';

@@ -68,7 +68,7 @@ export interface Config {
 /** Fixed development-only signing key, refused in production (see decisions.md). */
 const DEV_JWT_SECRET = 'development-only-jwt-secret-not-for-production-use';
 
-export function loadConfig(opts: { env?: NodeJS.ProcessEnv; envDir?: string } = {}): Config {
+export function loadConfig(opts: { env?: Record<string, string | undefined>; envDir?: string } = {}): Config {
   const { env: merged, files } = readLayeredEnv(opts.envDir ?? 'env', opts.env ?? process.env);
   const lookup = (name: string): string | undefined => {
     const v = merged[name] ?? merged[shellName(name)];

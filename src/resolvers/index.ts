@@ -2,10 +2,12 @@ import 'reflect-metadata';
 import { buildSchema, type PubSub } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import type { Services } from '../services';
+import { BlogResolver } from './blog';
+import { IndexerResolver } from './indexer';
 import { LeaderboardsResolver } from './leaderboards';
 import { SystemResolver } from './system';
 
-export const resolvers = [SystemResolver, LeaderboardsResolver] as const;
+export const resolvers = [SystemResolver, LeaderboardsResolver, BlogResolver, IndexerResolver] as const;
 
 /** Resolvers are constructed once with the services (see each resolver's constructor). */
 export async function buildGraphqlSchema(opts: { services: Services; pubSub: PubSub }): Promise<GraphQLSchema> {

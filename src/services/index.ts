@@ -2,7 +2,10 @@ import type { PubSub } from 'type-graphql';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { SharedStore } from '../store';
+import type { Logger } from '../observability/logger';
 import { createActivityService, type ActivityService } from './activity';
+import { createIndexerStatusService, type IndexerStatusService } from './indexer-status';
+import { createBlogService, type BlogService } from './blog';
 import { createLeaderboardService, type LeaderboardService } from './leaderboards';
 import { createSystemService, type SystemService } from './system';
 import { createTokenService, type TokenService } from './tokens';
@@ -13,10 +16,13 @@ export interface Services {
   tokens: TokenService;
   activity: ActivityService;
   leaderboards: LeaderboardService;
+  indexerStatus: IndexerStatusService;
+  blog: BlogService;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'network' | 'jwt'>;
+  config: Pick<Config, 'network' | 'jwt' | 'blog'>;
+  logger: Logger;
   db: Db;
   store: SharedStore;
   pubSub: PubSub;
@@ -30,6 +36,8 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     system: createSystemService({ network: deps.config.network, version: deps.version }),
     tokens: createTokenService({ secret: deps.config.jwt.secret, issuer: deps.config.jwt.issuer }),
     activity: createActivityService(deps.pubSub),
+    blog: createBlogService({ webhookSecret: deps.config.blog.webhookSecret, logger: deps.logger }),
     leaderboards: await createLeaderboardService({ db: deps.db, store: deps.store, ttlMs: deps.leaderboardCacheTtlMs }),
+    indexerStatus: createIndexerStatusService({ db: deps.db, store: deps.store }),
   };
 }

@@ -55,7 +55,7 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
   const pubSub = createPubSub(store, { logger });
   const ownDb = opts.db ? null : await createTestDb();
   const db = opts.db ?? ownDb!.db;
-  const services = await createServices({ config, db, store, pubSub, version: 'test' });
+  const services = await createServices({ config, logger, db, store, pubSub, version: 'test' });
   const schema = await buildGraphqlSchema({ services, pubSub });
   const app = await buildHttpApp({ config, logger, metrics: createMetrics({ defaultMetrics: false }), store, services, schema, caps: opts.caps, extraRoutes: opts.extraRoutes });
   await app.listen({ port: 0, host: opts.host ?? '127.0.0.1' });
@@ -72,6 +72,7 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
     logs,
     async close() {
       await app.close();
+      await services.blog.close();
       await store.close();
       await ownDb?.cleanup();
     },

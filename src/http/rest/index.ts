@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services';
 import { analyticsRoutes } from './analytics';
+import { blogRoutes } from './blog';
 import { healthRoutes } from './health';
 
 /** The `/api` REST shim: one file per domain, each a thin adapter over its service. */
 export async function restRoutes(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   await healthRoutes(app, opts.services);
   await analyticsRoutes(app, opts.services);
+  await blogRoutes(app, opts.services);
 }

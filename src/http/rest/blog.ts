@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../errors';
+import type { Services } from '../../services';
+
+/** The content partner's article webhook (authenticated by a shared secret, not a JWT). */
+export async function blogRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  app.post(
+    '/blog/webhooks/contentpartner',
+    { config: { skipAuth: true, rateLimit: { max: 600, windowMs: 60_000, bucket: 'contentpartner' } } },
+    async (request, reply) => {
+      if (!services.blog.authorizeWebhook(request.headers)) throw new AppError('UNAUTHENTICATED', 'Missing or invalid webhook secret');
+      const result = await services.blog.handleDelivery(request.body);
+      reply.code(result.status);
+      return {
+        received: true,
+        event: result.event,
+        result: result.code,
+        deliveryId: result.deliveryId ?? null,
+        slug: result.slug ?? null,
+        warnings: result.warnings ?? [],
+        refresh: result.refresh ?? [],
+      };
+    },
+  );
+}

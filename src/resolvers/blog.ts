@@ -1,0 +1,57 @@
+import { Arg, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import type { Services } from '../services';
+
+@ObjectType({ description: 'A published blog post (read from the CMS)' })
+class BlogPostSummary {
+  @Field(() => String) slug!: string;
+  @Field(() => String) title!: string;
+  @Field(() => String) excerpt!: string;
+  @Field(() => String) seoDescription!: string;
+  @Field(() => String) author!: string;
+  @Field(() => [String]) tags!: string[];
+  @Field(() => String, { description: 'ISO 8601' }) publishedAt!: string;
+  @Field(() => String, { description: 'ISO 8601' }) updatedAt!: string;
+  @Field(() => String, { description: 'Canonical URL, with trailing slash' }) url!: string;
+  @Field(() => String, { nullable: true }) imageUrl!: string | null;
+}
+
+@ObjectType()
+class BlogPostLink {
+  @Field(() => String) url!: string;
+  @Field(() => String) label!: string;
+}
+
+@ObjectType()
+class BlogPost extends BlogPostSummary {
+  @Field(() => String, { description: 'Rendered body HTML' }) html!: string;
+  @Field(() => [BlogPostLink]) internalLinks!: BlogPostLink[];
+}
+
+@ObjectType()
+class BlogPostPage {
+  @Field(() => [BlogPostSummary]) posts!: BlogPostSummary[];
+  @Field(() => Int) page!: number;
+  @Field(() => Int) limit!: number;
+  @Field(() => Int) totalPosts!: number;
+  @Field(() => Int) totalPages!: number;
+  @Field(() => Boolean) hasNextPage!: boolean;
+}
+
+@Resolver()
+export class BlogResolver {
+  constructor(private readonly services: Services) {}
+
+  @Query(() => BlogPostPage, { description: 'Published posts, newest first (limit 1–100)' })
+  async blogPosts(
+    @Arg('page', () => Int, { defaultValue: 1 }) page: number,
+    @Arg('limit', () => Int, { defaultValue: 20 }) limit: number,
+  ): Promise<BlogPostPage> {
+    const res = await this.services.blog.listPosts({ page, limit });
+    return { posts: res.docs, page: res.page, limit: res.limit, totalPosts: res.totalDocs, totalPages: res.totalPages, hasNextPage: res.hasNextPage };
+  }
+
+  @Query(() => BlogPost, { nullable: true, description: 'One published post by slug' })
+  blogPost(@Arg('slug', () => String) slug: string): Promise<BlogPost | null> {
+    return this.services.blog.postBySlug(slug);
+  }
+}
