@@ -18,8 +18,13 @@ const nextConfig = {
   // Type checking runs in `npm run blog:typecheck`, not inside the build.
   typescript: { ignoreBuildErrors: true },
   async redirects() {
-    // basePath is prepended: this matches /blog/blog/* and sends it to /blog/*.
-    return [{ source: '/blog/:path*', destination: '/:path*', permanent: true }]
+    // basePath is prepended to both sides: /blog/blog/* goes to /blog/* in one hop, keeping
+    // the trailing slash for pages and none for files (rss.xml, images).
+    return [
+      { source: '/blog/blog', destination: '/blog/', basePath: false, permanent: true },
+      { source: '/blog/:file(.*\\.[A-Za-z0-9]+)', destination: '/:file', permanent: true },
+      { source: '/blog/:path+', destination: '/:path+/', permanent: true },
+    ]
   },
 }
 

@@ -1,0 +1,87 @@
+/**
+ * Global setup of the blog suite: one `next build` (skipped with BLOG_TEST_REUSE_BUILD=1 when
+ * a build exists), then a mainnet server and a testnet server (a copy of the same build in
+ * blog/.next/testnet) on random free ports, sharing one temporary DATA_DIR.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { TestProject } from 'vitest/node'
+import { freePort, ROOT, run, startNext, type StartedServer } from './blog-server'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    blogMainnetUrl: string
+    blogTestnetUrl: string
+    blogDataDir: string
+    blogRevalidationSecret: string
+    blogPayloadSecret: string
+    blogAppUrl: string
+  }
+}
+
+const ARTIFACTS = path.join(ROOT, 'test-artifacts')
+const REVALIDATION_SECRET = 'blog-test-revalidation-secret'
+const PAYLOAD_SECRET = 'blog-test-payload-secret-0123456789abcdef'
+const APP_URL = 'https://app.example.test'
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  mkdirSync(ARTIFACTS, { recursive: true })
+  const work = mkdtempSync(path.join(tmpdir(), 'blog-test-'))
+  const dataDir = path.join(work, 'data')
+  const [mainPort, testPort] = [await freePort(), await freePort()]
+  const base: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    DATA_DIR: dataDir,
+    PAYLOAD_SECRET,
+    APP_URL,
+    BLOG_REVALIDATION_SECRET: REVALIDATION_SECRET,
+  }
+  delete base.BLOG_DATABASE_URL
+  const mainEnv = { ...base, NETWORK: 'mainnet', BLOG_URL: `http://127.0.0.1:${mainPort}/blog` }
+  const testEnv = { ...base, NETWORK: 'testnet', BLOG_URL: `http://127.0.0.1:${testPort}/blog`, BLOG_DIST_DIR: '.next/testnet' }
+
+  const buildLog = path.join(ARTIFACTS, 'blog-build.log')
+  rmSync(buildLog, { force: true })
+  const started = Date.now()
+  const reuse = process.env.BLOG_TEST_REUSE_BUILD === '1' && existsSync(path.join(ROOT, 'blog/.next/BUILD_ID'))
+  if (reuse) await run('npm', ['run', 'blog:migrate'], mainEnv, buildLog)
+  else await run('npm', ['run', 'blog:build'], mainEnv, buildLog)
+  console.log(`[blog] ${reuse ? 'migrated (build reused)' : 'built'} in ${Math.round((Date.now() - started) / 1000)} s`)
+
+  const dist = path.join(ROOT, 'blog/.next')
+  const copy = path.join(dist, 'testnet')
+  rmSync(copy, { recursive: true, force: true })
+  for (const entry of readdirSync(dist)) {
+    if (entry !== 'testnet' && entry !== 'cache') cpSync(path.join(dist, entry), path.join(copy, entry), { recursive: true })
+  }
+
+  const servers: StartedServer[] = []
+  const teardown = async (): Promise<void> => {
+    await Promise.all(servers.map((s) => s.stop()))
+    rmSync(work, { recursive: true, force: true })
+  }
+  try {
+    servers.push(await startNext(mainPort, mainEnv, path.join(ARTIFACTS, 'blog-server-mainnet.log')))
+    servers.push(await startNext(testPort, testEnv, path.join(ARTIFACTS, 'blog-server-testnet.log')))
+    // The testnet copy still holds pages prerendered for mainnet: refresh them all.
+    const res = await fetch(`${servers[1]!.url}/blog/api/revalidate/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${REVALIDATION_SECRET}` },
+    })
+    if (res.status !== 200) throw new Error(`testnet revalidation answered ${res.status}`)
+  } catch (err) {
+    await teardown()
+    throw err
+  }
+
+  project.provide('blogMainnetUrl', servers[0]!.url)
+  project.provide('blogTestnetUrl', servers[1]!.url)
+  project.provide('blogDataDir', dataDir)
+  project.provide('blogRevalidationSecret', REVALIDATION_SECRET)
+  project.provide('blogPayloadSecret', PAYLOAD_SECRET)
+  project.provide('blogAppUrl', APP_URL)
+  return teardown
+}

@@ -1,0 +1,55 @@
+/** Non-mainnet blog: robots blocks all, sitemap empty, feeds without posts, pages noindex. */
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { articleDelivery } from '../fixtures/blog-articles'
+import { expectPageRules, feedparserEntries, fetchDom, hasPythonModule, openPayload } from './blog-helpers'
+
+const SLUG = 'testnet-hidden-guide'
+let payload: Payload
+let blogUrl: string
+
+beforeAll(async () => {
+  blogUrl = `${inject('blogTestnetUrl')}/blog`
+  payload = await openPayload('testnet')
+  const { handleContentPartnerDelivery } = await import('../../cms/publishing')
+  // A published post exists in the database, so "no posts" below is a real filter.
+  const r = await handleContentPartnerDelivery(payload, articleDelivery('testnet-1', SLUG, 21))
+  expect(r).toMatchObject({ ok: true, code: 'created', refresh: [{ kind: 'revalidate', ok: true }] })
+})
+
+afterAll(async () => {
+  await payload?.destroy()
+})
+
+describe('blog on a non-mainnet network', () => {
+  it('robots.txt blocks all crawling and names no sitemap', async () => {
+    const body = await (await fetch(`${blogUrl}/robots.txt`)).text()
+    expect(body).toBe('User-agent: *\nDisallow: /\n')
+  })
+
+  it('sitemap has no URL entries', async () => {
+    const xml = await (await fetch(`${blogUrl}/sitemap.xml`)).text()
+    expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
+    expect(xml).not.toContain('<url>')
+  })
+
+  it('feeds advertise no posts', async () => {
+    const rss = await (await fetch(`${blogUrl}/rss.xml`)).text()
+    const atom = await (await fetch(`${blogUrl}/atom.xml`)).text()
+    expect(rss).not.toContain('<item>')
+    expect(atom).not.toContain('<entry>')
+    expect(rss + atom).not.toContain(SLUG)
+    if (hasPythonModule('feedparser')) {
+      expect(feedparserEntries(rss)).toMatchObject({ version: 'rss20', links: [] })
+      expect(feedparserEntries(atom)).toMatchObject({ version: 'atom10', links: [] })
+    }
+  })
+
+  it('pages carry noindex, nofollow', async () => {
+    const index = await fetchDom(`${blogUrl}/`)
+    expectPageRules(index.doc, index.html, { canonical: `${blogUrl}/`, indexable: false })
+    const post = await fetchDom(`${blogUrl}/posts/${SLUG}/`)
+    expect(post.res.status).toBe(200)
+    expectPageRules(post.doc, post.html, { canonical: `${blogUrl}/posts/${SLUG}/`, indexable: false })
+  })
+})
