@@ -12,7 +12,7 @@ export interface ProgressOptions {
   stream: ProgressStream;
   logger: Logger;
   snapshot(): IndexerStatus;
-  /** Bar refresh in a terminal. Default 250 ms. */
+  /** Bar refresh in a terminal (and mode check otherwise). Default 250 ms. */
   ttyIntervalMs?: number;
   /** Log line period when not a terminal. Default 5 000 ms. */
   logIntervalMs?: number;
@@ -50,6 +50,8 @@ export function startProgressReporter(options: ProgressOptions): () => void {
   const tty = options.stream.isTTY === true;
   let drawn = false;
   let wasBackfill = false;
+  const logEvery = options.logIntervalMs ?? 5_000;
+  let loggedAt = 0;
   const tick = () => {
     const s = options.snapshot();
     if (s.mode === 'backfill') {
@@ -57,7 +59,8 @@ export function startProgressReporter(options: ProgressOptions): () => void {
       if (tty) {
         options.stream.write(`\r\x1b[2K${renderProgressLine(s, options.stream.columns ?? 100)}`);
         drawn = true;
-      } else {
+      } else if (s.atMs - loggedAt >= logEvery) {
+        loggedAt = s.atMs;
         const indexed = s.kinds.reduce((n, k) => n + k.eventsIndexed, 0);
         options.logger.info(
           {
@@ -77,8 +80,10 @@ export function startProgressReporter(options: ProgressOptions): () => void {
       options.logger.info({ indexed: s.kinds.reduce((n, k) => n + k.eventsIndexed, 0) }, 'indexer backfill done: following the tip');
     }
   };
-  const timer = setInterval(tick, tty ? (options.ttyIntervalMs ?? 250) : (options.logIntervalMs ?? 5_000));
+  // Mode changes are checked every tick; log lines are written every logIntervalMs.
+  const timer = setInterval(tick, options.ttyIntervalMs ?? 250);
   timer.unref();
+  tick();
   return () => {
     clearInterval(timer);
     if (drawn) options.stream.write('\n');
