@@ -5,9 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import pino, { type Logger } from 'pino';
 import { createDb, type CreateDbOptions, type Db } from '../../src/db/client';
+import { migrate } from '../../src/db/migrate';
+import { pgliteMigrationTarget } from '../../src/db/pglite-driver';
 
 export type { Db };
 
@@ -55,6 +58,22 @@ export async function createScratchDatabase(serverUrl: string): Promise<ScratchD
   };
 }
 
+let pgliteTemplate: Promise<Blob> | undefined;
+
+/** A migrated PGlite image, made once per test worker: loading it takes ~1 s against ~5 s for initdb. */
+function migratedPgliteTemplate(): Promise<Blob> {
+  pgliteTemplate ??= (async () => {
+    const db = await PGlite.create();
+    try {
+      await migrate(pgliteMigrationTarget(db), { logger: testLogger });
+      return await db.dumpDataDir('none');
+    } finally {
+      await db.close();
+    }
+  })();
+  return pgliteTemplate;
+}
+
 export interface TestDb {
   db: Db;
   prisma: Db['prisma'];
@@ -96,7 +115,8 @@ export async function createTestDb(opts: TestDbOptions = {}): Promise<TestDb> {
     }
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'testdb-'));
-  const db = await createDb({ ...opts.createDbOptions, dataDir, logger, inMemory: !opts.onDisk }).catch(async (e: unknown) => {
+  const pgliteTemplateImage = opts.onDisk ? undefined : await migratedPgliteTemplate();
+  const db = await createDb({ ...opts.createDbOptions, dataDir, logger, inMemory: !opts.onDisk, pgliteTemplate: pgliteTemplateImage }).catch(async (e: unknown) => {
     await rm(dataDir, { recursive: true, force: true });
     throw e;
   });
