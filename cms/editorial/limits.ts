@@ -14,8 +14,8 @@ export const LIMITS = {
   repeatedIntroJaccard: 0.6,
   /** Share of sentences that are exact repeats (after normalisation) that counts as filler. */
   duplicateSentenceRatio: 0.1,
-  /** Distinct-word ratio below which long text counts as padded. */
-  minLexicalDiversity: 0.25,
+  /** Moving-average type/token ratio (100-word windows) below which text counts as padded. */
+  minLexicalDiversity: 0.4,
   fillerPhraseWarnCount: 3,
   claimStaleDays: 180,
   futureSkewMinutes: 5,

@@ -1,5 +1,5 @@
 import { BOILERPLATE_OPENERS, FILLER_PHRASES, LIMITS, SLUG_PATTERN } from './limits'
-import { introOf, jaccard, normalize, sentences, shingles, words } from './text'
+import { introOf, jaccard, movingTypeTokenRatio, normalize, sentences, shingles, words } from './text'
 import { AUDIENCES, CLAIM_KINDS, type EditorialContext, type EditorialInput, type EditorialIssue } from './types'
 
 type Rule = (input: EditorialInput, ctx: EditorialContext) => EditorialIssue[]
@@ -120,7 +120,7 @@ export const checkFiller: Rule = ({ bodyText }) => {
       out.push(err('filler_repeated_sentences', 'content', `${dupes} sentences are repeated; remove word-count filler.`))
   }
   const w = words(bodyText)
-  if (w.length >= LIMITS.minWords && new Set(w).size / w.length < LIMITS.minLexicalDiversity)
+  if (w.length >= LIMITS.minWords && movingTypeTokenRatio(w) < LIMITS.minLexicalDiversity)
     out.push(err('filler_low_diversity', 'content', 'The text repeats the same few words; it reads as padding.'))
   const norm = normalize(bodyText)
   const hits = FILLER_PHRASES.reduce((acc, p) => acc + (norm.split(normalize(p)).length - 1), 0)

@@ -53,3 +53,19 @@ export function introOf(text: string, limit = 40): string {
   const first = paragraphs(text)[0] ?? ''
   return words(first).slice(0, limit).join(' ')
 }
+
+/**
+ * Moving-average type/token ratio over windows of `size` words (step size/2). Unlike the
+ * plain distinct/total ratio it does not fall as texts get longer: ordinary prose scores
+ * about 0.7 at size 100, padded or spun text far lower.
+ */
+export function movingTypeTokenRatio(w: readonly string[], size = 100): number {
+  if (w.length <= size) return w.length === 0 ? 1 : new Set(w).size / w.length
+  let total = 0
+  let n = 0
+  for (let i = 0; i + size <= w.length; i += size / 2) {
+    total += new Set(w.slice(i, i + size)).size / size
+    n++
+  }
+  return total / n
+}
