@@ -1,3 +1,6 @@
+#!/usr/bin/env bash
+# System packages the tests use. Idempotent; append one line per tool.
+set -eu
 command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
 command -v xmllint >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq libxml2-utils; }
 python3 -c 'import feedparser' >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq python3-feedparser; }
