@@ -7,6 +7,7 @@ import { createScratchDatabase, createTestDb, postgresUrl, testLogger, type Scra
 import { caughtUp, chainEnv, inProcessIndexer, indexedState, sleep, spawnIndexer, waitUntil, type IndexerProcess } from '../helpers/indexer.js';
 import { createDb } from '../../src/db/client.js';
 import { KIND_LIST, eventTypeOf } from '../../src/indexer/kinds.js';
+import { diffLeaderboards } from '../../src/indexer/rebuild.js';
 
 // SIGKILL the indexer process at random points of a backfill, restart it, repeat; the final
 // tables must equal those of an uninterrupted run. PostgreSQL when DATABASE_URL is set, else an
@@ -91,6 +92,7 @@ describe('indexer killed with SIGKILL during a backfill', () => {
       for (const table of Object.keys(expected)) expect({ table, rows: actual[table] }).toEqual({ table, rows: expected[table] });
       const total = await target.query<{ n: string }>('SELECT sum(events_indexed)::text AS n FROM "cursor"');
       expect(Number(total[0].n)).toBe(chain.events.length);
+      expect(await diffLeaderboards(target)).toEqual([]);
     } finally {
       await target.close();
     }
