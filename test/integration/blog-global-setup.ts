@@ -1,7 +1,8 @@
 /**
- * Global setup of the blog suite: one `next build` (skipped with BLOG_TEST_REUSE_BUILD=1 when
- * a build exists), then a mainnet server and a testnet server (a copy of the same build in
- * blog/.next/testnet) on random free ports, sharing one temporary DATA_DIR.
+ * Global setup of the blog suite: one `next build` into blog/.next/test-mainnet (skipped with
+ * BLOG_TEST_REUSE_BUILD=1 when that build exists), then a mainnet server and a testnet server
+ * (a copy of the same build in blog/.next/test-testnet) on random free ports, sharing one
+ * temporary DATA_DIR.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -24,6 +25,9 @@ const ARTIFACTS = path.join(ROOT, 'test-artifacts')
 const REVALIDATION_SECRET = 'blog-test-revalidation-secret'
 const PAYLOAD_SECRET = 'blog-test-payload-secret-0123456789abcdef'
 const APP_URL = 'https://app.example.test'
+/** Test builds live beside (not in) the regular blog/.next build, so `npm start` never serves test pages. */
+export const MAIN_DIST = '.next/test-mainnet'
+const TEST_DIST = '.next/test-testnet'
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   mkdirSync(ARTIFACTS, { recursive: true })
@@ -40,22 +44,22 @@ export default async function setup(project: TestProject): Promise<() => Promise
     BLOG_REVALIDATION_SECRET: REVALIDATION_SECRET,
   }
   delete base.BLOG_DATABASE_URL
-  const mainEnv = { ...base, NETWORK: 'mainnet', BLOG_URL: `http://127.0.0.1:${mainPort}/blog` }
-  const testEnv = { ...base, NETWORK: 'testnet', BLOG_URL: `http://127.0.0.1:${testPort}/blog`, BLOG_DIST_DIR: '.next/testnet' }
+  const mainEnv = { ...base, NETWORK: 'mainnet', BLOG_URL: `http://127.0.0.1:${mainPort}/blog`, BLOG_DIST_DIR: MAIN_DIST }
+  const testEnv = { ...base, NETWORK: 'testnet', BLOG_URL: `http://127.0.0.1:${testPort}/blog`, BLOG_DIST_DIR: TEST_DIST }
 
   const buildLog = path.join(ARTIFACTS, 'blog-build.log')
   rmSync(buildLog, { force: true })
   const started = Date.now()
-  const reuse = process.env.BLOG_TEST_REUSE_BUILD === '1' && existsSync(path.join(ROOT, 'blog/.next/BUILD_ID'))
+  const reuse = process.env.BLOG_TEST_REUSE_BUILD === '1' && existsSync(path.join(ROOT, 'blog', MAIN_DIST, 'BUILD_ID'))
   if (reuse) await run('npm', ['run', 'blog:migrate'], mainEnv, buildLog)
   else await run('npm', ['run', 'blog:build'], mainEnv, buildLog)
   console.log(`[blog] ${reuse ? 'migrated (build reused)' : 'built'} in ${Math.round((Date.now() - started) / 1000)} s`)
 
-  const dist = path.join(ROOT, 'blog/.next')
-  const copy = path.join(dist, 'testnet')
+  const dist = path.join(ROOT, 'blog', MAIN_DIST)
+  const copy = path.join(ROOT, 'blog', TEST_DIST)
   rmSync(copy, { recursive: true, force: true })
   for (const entry of readdirSync(dist)) {
-    if (entry !== 'testnet' && entry !== 'cache') cpSync(path.join(dist, entry), path.join(copy, entry), { recursive: true })
+    if (entry !== 'cache') cpSync(path.join(dist, entry), path.join(copy, entry), { recursive: true })
   }
 
   const servers: StartedServer[] = []
