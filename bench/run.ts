@@ -5,6 +5,7 @@
 // Each figure is printed with its ratio to the baseline measured alongside it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { runLoad, type LoadResult } from './load';
+import { benchIngest } from './ingest';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1000);
@@ -77,6 +78,7 @@ try {
 
   const store = process.env.CACHE_STORE === 'redis' ? 'Redis' : 'memory';
   process.stdout.write(`\nbench (${CONNECTIONS} connections, ${DURATION_MS} ms each, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, store: ${store})\n${lines.join('\n')}\n`);
+  process.stdout.write(`\n${(await benchIngest({ databaseUrl: process.env.DATABASE_URL || undefined, events: Number(process.env.BENCH_INGEST_EVENTS ?? 20_000) })).join('\n')}\n`);
 } finally {
   for (const s of servers) if (s.exitCode === null) s.kill('SIGTERM');
 }

@@ -1,0 +1,260 @@
+// Ingest benchmark, all in one run and one process:
+//  1. a raw bulk load of the fixture's rows into the event tables (the baseline): PostgreSQL
+//     `COPY … FROM STDIN` (CSV), or on PGlite a multi-row INSERT (PGlite has no COPY from a client stream here);
+//  2. the same rows through the real `writeBatch` (rows + four leaderboards + cursor in one transaction per batch);
+//  3. the chain side alone (paging the fixture through the SDK, no writes), then the real indexer end to end:
+//     fixture chain over gRPC → followKind → writeBatch (the fixture runs in this process and shares its CPU);
+//  4. the leaderboard top-100 read on the populated tables: raw SQL vs the LeaderboardService.
+// Each figure is printed with its ratio to the baseline measured alongside it.
+import pino from 'pino';
+import pg from 'pg';
+import { Registry } from 'prom-client';
+import { createDb, type Db } from '../src/db/client';
+import { KIND_LIST, type KindData, type KindKey } from '../src/indexer/kinds';
+import type { Batch, DecodedEvent } from '../src/indexer/follow';
+import { TABLES } from '../src/indexer/rows';
+import { createEventStore } from '../src/indexer/store';
+import { createIndexer } from '../src/indexer/runner';
+import { createEventSource } from '../src/indexer/sources';
+import { eventTypeOf } from '../src/indexer/kinds';
+import { createLeaderboardService } from '../src/services/leaderboards';
+import { createMemoryStore } from '../src/store';
+import { startSuiChainFixture, type SuiChainFixture } from '../test/fixtures/sui-chain/index';
+import { createScratchDatabase, type ScratchDatabase } from '../test/helpers/db';
+
+const logger = pino({ level: 'silent' });
+const BATCH = 500;
+
+interface Target {
+  db: Db;
+  url?: string;
+  drop(): Promise<void>;
+}
+
+async function target(serverUrl: string | undefined): Promise<Target> {
+  if (!serverUrl) {
+    const db = await createDb({ dataDir: '/nonexistent', inMemory: true, logger });
+    return { db, drop: () => db.close() };
+  }
+  const scratch: ScratchDatabase = await createScratchDatabase(serverUrl);
+  const db = await createDb({ databaseUrl: scratch.url, dataDir: '/nonexistent', logger, poolMax: 4 });
+  return {
+    db,
+    url: scratch.url,
+    async drop() {
+      await db.close();
+      await scratch.drop();
+    },
+  };
+}
+
+type AnyDecoded = DecodedEvent<unknown>;
+
+/** Every event of the chain, decoded, per kind, in ledger order. */
+function decodedByKind(chain: SuiChainFixture): Map<KindKey, AnyDecoded[]> {
+  const out = new Map<KindKey, AnyDecoded[]>();
+  for (const kind of KIND_LIST) {
+    const type = `${chain.packageId}::${kind.moveType}`;
+    out.set(
+      kind.key,
+      chain.eventsOfType(type).map((e) => ({
+        txDigest: e.txDigest,
+        eventSeq: e.eventIndex,
+        checkpoint: e.checkpoint,
+        timestampMs: e.timestampMs,
+        sender: e.sender,
+        type: e.type,
+        data: kind.decode(e.json),
+      })),
+    );
+  }
+  return out;
+}
+
+/** One table's rows as the bulk-load baseline sees them: column names and text cells. */
+function tableRows(kind: KindKey, events: AnyDecoded[]): { columns: string[]; rows: unknown[][] } {
+  const spec = TABLES[kind] as unknown as { columns: ReadonlyArray<readonly [string, string, (d: unknown) => unknown]> };
+  const columns = ['tx_digest', 'event_seq', 'checkpoint', 'timestamp_ms', 'sender', ...spec.columns.map((c) => c[0])];
+  const rows = events.map((e) => [e.txDigest, e.eventSeq, String(e.checkpoint), new Date(e.timestampMs).toISOString(), e.sender, ...spec.columns.map((c) => c[2](e.data))]);
+  return { columns, rows };
+}
+
+const csvCell = (v: unknown): string => {
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** `COPY … FROM STDIN` through node-postgres' submittable hook (no extra package needed). */
+function copyFrom(client: pg.Client, sql: string, data: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let failure: Error | undefined;
+    const submittable = {
+      submit: (connection: { query(text: string): void }) => connection.query(sql),
+      handleCopyInResponse: (connection: { sendCopyFromChunk(b: Buffer): void; endCopyFrom(): void }) => {
+        connection.sendCopyFromChunk(data);
+        connection.endCopyFrom();
+      },
+      handleCommandComplete: () => undefined,
+      handleError: (err: Error) => void (failure = err),
+      handleReadyForQuery: () => (failure ? reject(failure) : resolve()),
+    };
+    void client.query(submittable as unknown as pg.QueryConfig);
+  });
+}
+
+async function rawLoad(t: Target, byKind: Map<KindKey, AnyDecoded[]>): Promise<{ ms: number; label: string }> {
+  if (t.url) {
+    const client = new pg.Client({ connectionString: t.url });
+    await client.connect();
+    try {
+      const started = performance.now();
+      for (const [kind, events] of byKind) {
+        const { columns, rows } = tableRows(kind, events);
+        const csv = rows.map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
+        await copyFrom(client, `COPY ${kind} (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv)`, Buffer.from(csv));
+      }
+      return { ms: performance.now() - started, label: 'raw COPY FROM STDIN (event tables only)' };
+    } finally {
+      await client.end();
+    }
+  }
+  const started = performance.now();
+  for (const [kind, events] of byKind) {
+    const { columns, rows } = tableRows(kind, events);
+    for (let i = 0; i < rows.length; i += 1000) {
+      const chunk = rows.slice(i, i + 1000);
+      const params: unknown[] = [];
+      const values = chunk.map((r) => `(${r.map((v) => `$${params.push(v)}`).join(', ')})`).join(', ');
+      await t.db.query(`INSERT INTO ${kind} (${columns.join(', ')}) VALUES ${values}`, params);
+    }
+  }
+  return { ms: performance.now() - started, label: 'raw multi-row INSERT (PGlite: no COPY stream)' };
+}
+
+async function viaWriteBatch(t: Target, byKind: Map<KindKey, AnyDecoded[]>): Promise<number> {
+  const store = createEventStore({ db: t.db });
+  const started = performance.now();
+  // Kinds in parallel, batches of one kind in order: as the indexer does.
+  await Promise.all(
+    [...byKind].map(async ([kind, events]) => {
+      let cursor: string | null = null;
+      for (let i = 0; i < events.length; i += BATCH) {
+        const next = `bench-${i}`;
+        const batch = { kind, events: events.slice(i, i + BATCH), cursor, nextCursor: next } as Batch<KindKey, KindData<KindKey>>;
+        await store.writeBatch(batch, 'grpc');
+        cursor = next;
+      }
+    }),
+  );
+  return performance.now() - started;
+}
+
+async function endToEnd(t: Target, chain: SuiChainFixture, total: number): Promise<number> {
+  const indexer = createIndexer({
+    config: { packageId: chain.packageId, transport: 'grpc', suiUrl: chain.grpcUrl, pollingIntervalMs: 20, pageSize: BATCH },
+    db: t.db,
+    logger,
+    registry: new Registry(),
+    leaderboards: { invalidate: async () => undefined },
+    activity: { publish: async () => undefined },
+  });
+  const started = performance.now();
+  await indexer.start();
+  for (;;) {
+    const [row] = await t.db.query<{ n: string }>('SELECT coalesce(sum(events_indexed), 0)::text AS n FROM "cursor"');
+    if (Number(row.n) >= total) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const ms = performance.now() - started;
+  await indexer.stop();
+  return ms;
+}
+
+/** Paging every kind through the SDK client without writing: what the chain side alone allows. */
+async function fetchOnly(chain: SuiChainFixture): Promise<number> {
+  const source = createEventSource({ transport: 'grpc', url: chain.grpcUrl });
+  const started = performance.now();
+  await Promise.all(
+    KIND_LIST.map(async (kind) => {
+      let cursor: string | null = null;
+      for (;;) {
+        const page = await source.listEvents({ eventType: eventTypeOf(kind, chain.packageId), cursor, limit: BATCH });
+        cursor = page.nextCursor ?? cursor;
+        if (!page.hasNextPage) break;
+      }
+    }),
+  );
+  return performance.now() - started;
+}
+
+async function readsPerSecond(fn: () => Promise<unknown>, ms = 1500): Promise<number> {
+  for (let i = 0; i < 50; i++) await fn();
+  let n = 0;
+  const until = performance.now() + ms;
+  const started = performance.now();
+  while (performance.now() < until) {
+    await fn();
+    n++;
+  }
+  return n / ((performance.now() - started) / 1000);
+}
+
+const line = (name: string, value: number, unit: string, base?: number) =>
+  `${name.padEnd(58)} ${value.toFixed(0).padStart(9)} ${unit}  ${base ? `${(value / base).toFixed(2)}x` : 'baseline'}`;
+
+/** Runs the ingest benchmark and returns its printed lines. */
+export async function benchIngest(opts: { databaseUrl?: string; events?: number } = {}): Promise<string[]> {
+  const chain = await startSuiChainFixture({ seed: 7, events: opts.events ?? 20_000, grpc: { maxPageSize: 1000 } });
+  const targets: Target[] = [];
+  try {
+    const byKind = decodedByKind(chain);
+    const total = [...byKind.values()].reduce((n, e) => n + e.length, 0);
+    const copyTarget = await target(opts.databaseUrl);
+    targets.push(copyTarget);
+    const raw = await rawLoad(copyTarget, byKind);
+    const batchTarget = await target(opts.databaseUrl);
+    targets.push(batchTarget);
+    const batchMs = await viaWriteBatch(batchTarget, byKind);
+    const fetchMs = await fetchOnly(chain);
+    const e2eTarget = await target(opts.databaseUrl);
+    targets.push(e2eTarget);
+    const e2eMs = await endToEnd(e2eTarget, chain, total);
+
+    const rate = (ms: number) => total / (ms / 1000);
+    const lines = [
+      `ingest (${total} events, ${KIND_LIST.length} kinds, batches of ${BATCH}, database: ${opts.databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
+      line(raw.label, rate(raw.ms), 'ev/s'),
+      line('writeBatch: rows + 4 leaderboards + cursor, 1 tx per batch', rate(batchMs), 'ev/s', rate(raw.ms)),
+      line('fixture gRPC fetch only (SDK listEvents, no writes)', rate(fetchMs), 'ev/s', rate(raw.ms)),
+      line('indexer end to end: fixture gRPC → followKind → writeBatch', rate(e2eMs), 'ev/s', rate(raw.ms)),
+    ];
+
+    const sql = `SELECT player, total_wagered::text AS score, bet_count AS count FROM bet_leaderboard
+                  WHERE coin_type = $1 ORDER BY total_wagered DESC, player ASC LIMIT 100`;
+    // The busiest coin as stored (the indexer stores normalized, full-length coin types).
+    const [{ coin }] = await e2eTarget.db.query<{ coin: string }>('SELECT coin_type AS coin FROM bet_leaderboard GROUP BY 1 ORDER BY count(*) DESC LIMIT 1');
+    const rawReads = await readsPerSecond(() => e2eTarget.db.query(sql, [coin]));
+    const memory = createMemoryStore({ logger });
+    const uncached = await createLeaderboardService({ db: e2eTarget.db, store: memory, ttlMs: 0 });
+    const cached = await createLeaderboardService({ db: e2eTarget.db, store: memory });
+    const board = { board: 'bet' as const, limit: 100, coinType: coin };
+    const rows = (await uncached.top(board)).length;
+    lines.push(
+      `leaderboard top-100 read (bet board, ${rows} rows, sequential, in process)`,
+      line('raw SQL (pg/PGlite driver)', rawReads, 'reads/s'),
+      line('LeaderboardService.top, no cache', await readsPerSecond(() => uncached.top(board)), 'reads/s', rawReads),
+      line('LeaderboardService.top, cached (invalidated by the indexer)', await readsPerSecond(() => cached.top(board)), 'reads/s', rawReads),
+    );
+    await memory.close();
+    return lines;
+  } finally {
+    for (const t of targets) await t.drop().catch(() => undefined);
+    await chain.close();
+  }
+}
+
+// Run alone: npx tsx bench/ingest.ts
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const lines = await benchIngest({ databaseUrl: process.env.DATABASE_URL || undefined, events: Number(process.env.BENCH_INGEST_EVENTS ?? 20_000) });
+  process.stdout.write(`\n${lines.join('\n')}\n`);
+}
