@@ -11,11 +11,6 @@ export interface TableSpec<T> {
   projections: readonly string[];
 }
 
-const INT32_MAX = 2_147_483_647n;
-const int32 = (field: string, v: bigint): number => {
-  if (v > INT32_MAX) throw new RangeError(`${field} ${v} does not fit the table's integer column`);
-  return Number(v);
-};
 const dec = (v: bigint) => v.toString();
 
 const BET_LEADERBOARDS = [
@@ -111,7 +106,7 @@ export const TABLES: { [K in KindKey]: TableSpec<KindData<K>> } = {
     table: 'daily_streak_claimed_event',
     columns: [
       ['player', 'text', (d: DailyStreakClaimed) => d.player],
-      ['streak_day', 'int', (d: DailyStreakClaimed) => int32('streak_day', d.streakDay)],
+      ['streak_day', 'numeric', (d: DailyStreakClaimed) => dec(d.streakDay)],
       ['reward', 'numeric', (d: DailyStreakClaimed) => dec(d.reward)],
     ],
     projections: [],
@@ -120,7 +115,7 @@ export const TABLES: { [K in KindKey]: TableSpec<KindData<K>> } = {
     table: 'daily_streak_reset_event',
     columns: [
       ['player', 'text', (d: DailyStreakReset) => d.player],
-      ['previous_streak', 'int', (d: DailyStreakReset) => int32('previous_streak', d.previousStreak)],
+      ['previous_streak', 'numeric', (d: DailyStreakReset) => dec(d.previousStreak)],
     ],
     projections: [],
   },

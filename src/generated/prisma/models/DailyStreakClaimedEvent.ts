@@ -30,7 +30,7 @@ export type DailyStreakClaimedEventAvgAggregateOutputType = {
   id: number | null
   eventSeq: number | null
   checkpoint: number | null
-  streakDay: number | null
+  streakDay: runtime.Decimal | null
   reward: runtime.Decimal | null
 }
 
@@ -38,7 +38,7 @@ export type DailyStreakClaimedEventSumAggregateOutputType = {
   id: bigint | null
   eventSeq: number | null
   checkpoint: bigint | null
-  streakDay: number | null
+  streakDay: runtime.Decimal | null
   reward: runtime.Decimal | null
 }
 
@@ -50,7 +50,7 @@ export type DailyStreakClaimedEventMinAggregateOutputType = {
   timestampMs: Date | null
   sender: string | null
   player: string | null
-  streakDay: number | null
+  streakDay: runtime.Decimal | null
   reward: runtime.Decimal | null
 }
 
@@ -62,7 +62,7 @@ export type DailyStreakClaimedEventMaxAggregateOutputType = {
   timestampMs: Date | null
   sender: string | null
   player: string | null
-  streakDay: number | null
+  streakDay: runtime.Decimal | null
   reward: runtime.Decimal | null
 }
 
@@ -227,7 +227,7 @@ export type DailyStreakClaimedEventGroupByOutputType = {
   timestampMs: Date
   sender: string
   player: string
-  streakDay: number
+  streakDay: runtime.Decimal
   reward: runtime.Decimal
   _count: DailyStreakClaimedEventCountAggregateOutputType | null
   _avg: DailyStreakClaimedEventAvgAggregateOutputType | null
@@ -262,7 +262,7 @@ export type DailyStreakClaimedEventWhereInput = {
   timestampMs?: Prisma.DateTimeFilter<"DailyStreakClaimedEvent"> | Date | string
   sender?: Prisma.StringFilter<"DailyStreakClaimedEvent"> | string
   player?: Prisma.StringFilter<"DailyStreakClaimedEvent"> | string
-  streakDay?: Prisma.IntFilter<"DailyStreakClaimedEvent"> | number
+  streakDay?: Prisma.DecimalFilter<"DailyStreakClaimedEvent"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   reward?: Prisma.DecimalFilter<"DailyStreakClaimedEvent"> | runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
@@ -290,7 +290,7 @@ export type DailyStreakClaimedEventWhereUniqueInput = Prisma.AtLeast<{
   timestampMs?: Prisma.DateTimeFilter<"DailyStreakClaimedEvent"> | Date | string
   sender?: Prisma.StringFilter<"DailyStreakClaimedEvent"> | string
   player?: Prisma.StringFilter<"DailyStreakClaimedEvent"> | string
-  streakDay?: Prisma.IntFilter<"DailyStreakClaimedEvent"> | number
+  streakDay?: Prisma.DecimalFilter<"DailyStreakClaimedEvent"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   reward?: Prisma.DecimalFilter<"DailyStreakClaimedEvent"> | runtime.Decimal | runtime.DecimalJsLike | number | string
 }, "id" | "txDigest_eventSeq">
 
@@ -322,7 +322,7 @@ export type DailyStreakClaimedEventScalarWhereWithAggregatesInput = {
   timestampMs?: Prisma.DateTimeWithAggregatesFilter<"DailyStreakClaimedEvent"> | Date | string
   sender?: Prisma.StringWithAggregatesFilter<"DailyStreakClaimedEvent"> | string
   player?: Prisma.StringWithAggregatesFilter<"DailyStreakClaimedEvent"> | string
-  streakDay?: Prisma.IntWithAggregatesFilter<"DailyStreakClaimedEvent"> | number
+  streakDay?: Prisma.DecimalWithAggregatesFilter<"DailyStreakClaimedEvent"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   reward?: Prisma.DecimalWithAggregatesFilter<"DailyStreakClaimedEvent"> | runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
@@ -334,7 +334,7 @@ export type DailyStreakClaimedEventCreateInput = {
   timestampMs: Date | string
   sender: string
   player: string
-  streakDay: number
+  streakDay: runtime.Decimal | runtime.DecimalJsLike | number | string
   reward: runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
@@ -346,7 +346,7 @@ export type DailyStreakClaimedEventUncheckedCreateInput = {
   timestampMs: Date | string
   sender: string
   player: string
-  streakDay: number
+  streakDay: runtime.Decimal | runtime.DecimalJsLike | number | string
   reward: runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
@@ -358,7 +358,7 @@ export type DailyStreakClaimedEventUpdateInput = {
   timestampMs?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   sender?: Prisma.StringFieldUpdateOperationsInput | string
   player?: Prisma.StringFieldUpdateOperationsInput | string
-  streakDay?: Prisma.IntFieldUpdateOperationsInput | number
+  streakDay?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   reward?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
@@ -370,7 +370,7 @@ export type DailyStreakClaimedEventUncheckedUpdateInput = {
   timestampMs?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   sender?: Prisma.StringFieldUpdateOperationsInput | string
   player?: Prisma.StringFieldUpdateOperationsInput | string
-  streakDay?: Prisma.IntFieldUpdateOperationsInput | number
+  streakDay?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   reward?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
@@ -382,7 +382,7 @@ export type DailyStreakClaimedEventCreateManyInput = {
   timestampMs: Date | string
   sender: string
   player: string
-  streakDay: number
+  streakDay: runtime.Decimal | runtime.DecimalJsLike | number | string
   reward: runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
@@ -394,7 +394,7 @@ export type DailyStreakClaimedEventUpdateManyMutationInput = {
   timestampMs?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   sender?: Prisma.StringFieldUpdateOperationsInput | string
   player?: Prisma.StringFieldUpdateOperationsInput | string
-  streakDay?: Prisma.IntFieldUpdateOperationsInput | number
+  streakDay?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   reward?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
@@ -406,7 +406,7 @@ export type DailyStreakClaimedEventUncheckedUpdateManyInput = {
   timestampMs?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   sender?: Prisma.StringFieldUpdateOperationsInput | string
   player?: Prisma.StringFieldUpdateOperationsInput | string
-  streakDay?: Prisma.IntFieldUpdateOperationsInput | number
+  streakDay?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   reward?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
@@ -530,7 +530,7 @@ export type $DailyStreakClaimedEventPayload<ExtArgs extends runtime.Types.Extens
     timestampMs: Date
     sender: string
     player: string
-    streakDay: number
+    streakDay: runtime.Decimal
     reward: runtime.Decimal
   }, ExtArgs["result"]["dailyStreakClaimedEvent"]>
   composites: {}
@@ -962,7 +962,7 @@ export interface DailyStreakClaimedEventFieldRefs {
   readonly timestampMs: Prisma.FieldRef<"DailyStreakClaimedEvent", 'DateTime'>
   readonly sender: Prisma.FieldRef<"DailyStreakClaimedEvent", 'String'>
   readonly player: Prisma.FieldRef<"DailyStreakClaimedEvent", 'String'>
-  readonly streakDay: Prisma.FieldRef<"DailyStreakClaimedEvent", 'Int'>
+  readonly streakDay: Prisma.FieldRef<"DailyStreakClaimedEvent", 'Decimal'>
   readonly reward: Prisma.FieldRef<"DailyStreakClaimedEvent", 'Decimal'>
 }
     

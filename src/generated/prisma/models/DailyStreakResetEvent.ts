@@ -30,14 +30,14 @@ export type DailyStreakResetEventAvgAggregateOutputType = {
   id: number | null
   eventSeq: number | null
   checkpoint: number | null
-  previousStreak: number | null
+  previousStreak: runtime.Decimal | null
 }
 
 export type DailyStreakResetEventSumAggregateOutputType = {
   id: bigint | null
   eventSeq: number | null
   checkpoint: bigint | null
-  previousStreak: number | null
+  previousStreak: runtime.Decimal | null
 }
 
 export type DailyStreakResetEventMinAggregateOutputType = {
@@ -48,7 +48,7 @@ export type DailyStreakResetEventMinAggregateOutputType = {
   timestampMs: Date | null
   sender: string | null
   player: string | null
-  previousStreak: number | null
+  previousStreak: runtime.Decimal | null
 }
 
 export type DailyStreakResetEventMaxAggregateOutputType = {
@@ -59,7 +59,7 @@ export type DailyStreakResetEventMaxAggregateOutputType = {
   timestampMs: Date | null
   sender: string | null
   player: string | null
-  previousStreak: number | null
+  previousStreak: runtime.Decimal | null
 }
 
 export type DailyStreakResetEventCountAggregateOutputType = {
@@ -217,7 +217,7 @@ export type DailyStreakResetEventGroupByOutputType = {
   timestampMs: Date
   sender: string
   player: string
-  previousStreak: number
+  previousStreak: runtime.Decimal
   _count: DailyStreakResetEventCountAggregateOutputType | null
   _avg: DailyStreakResetEventAvgAggregateOutputType | null
   _sum: DailyStreakResetEventSumAggregateOutputType | null
@@ -251,7 +251,7 @@ export type DailyStreakResetEventWhereInput = {
   timestampMs?: Prisma.DateTimeFilter<"DailyStreakResetEvent"> | Date | string
   sender?: Prisma.StringFilter<"DailyStreakResetEvent"> | string
   player?: Prisma.StringFilter<"DailyStreakResetEvent"> | string
-  previousStreak?: Prisma.IntFilter<"DailyStreakResetEvent"> | number
+  previousStreak?: Prisma.DecimalFilter<"DailyStreakResetEvent"> | runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
 export type DailyStreakResetEventOrderByWithRelationInput = {
@@ -277,7 +277,7 @@ export type DailyStreakResetEventWhereUniqueInput = Prisma.AtLeast<{
   timestampMs?: Prisma.DateTimeFilter<"DailyStreakResetEvent"> | Date | string
   sender?: Prisma.StringFilter<"DailyStreakResetEvent"> | string
   player?: Prisma.StringFilter<"DailyStreakResetEvent"> | string
-  previousStreak?: Prisma.IntFilter<"DailyStreakResetEvent"> | number
+  previousStreak?: Prisma.DecimalFilter<"DailyStreakResetEvent"> | runtime.Decimal | runtime.DecimalJsLike | number | string
 }, "id" | "txDigest_eventSeq">
 
 export type DailyStreakResetEventOrderByWithAggregationInput = {
@@ -307,7 +307,7 @@ export type DailyStreakResetEventScalarWhereWithAggregatesInput = {
   timestampMs?: Prisma.DateTimeWithAggregatesFilter<"DailyStreakResetEvent"> | Date | string
   sender?: Prisma.StringWithAggregatesFilter<"DailyStreakResetEvent"> | string
   player?: Prisma.StringWithAggregatesFilter<"DailyStreakResetEvent"> | string
-  previousStreak?: Prisma.IntWithAggregatesFilter<"DailyStreakResetEvent"> | number
+  previousStreak?: Prisma.DecimalWithAggregatesFilter<"DailyStreakResetEvent"> | runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
 export type DailyStreakResetEventCreateInput = {
@@ -318,7 +318,7 @@ export type DailyStreakResetEventCreateInput = {
   timestampMs: Date | string
   sender: string
   player: string
-  previousStreak: number
+  previousStreak: runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
 export type DailyStreakResetEventUncheckedCreateInput = {
@@ -329,7 +329,7 @@ export type DailyStreakResetEventUncheckedCreateInput = {
   timestampMs: Date | string
   sender: string
   player: string
-  previousStreak: number
+  previousStreak: runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
 export type DailyStreakResetEventUpdateInput = {
@@ -340,7 +340,7 @@ export type DailyStreakResetEventUpdateInput = {
   timestampMs?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   sender?: Prisma.StringFieldUpdateOperationsInput | string
   player?: Prisma.StringFieldUpdateOperationsInput | string
-  previousStreak?: Prisma.IntFieldUpdateOperationsInput | number
+  previousStreak?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
 export type DailyStreakResetEventUncheckedUpdateInput = {
@@ -351,7 +351,7 @@ export type DailyStreakResetEventUncheckedUpdateInput = {
   timestampMs?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   sender?: Prisma.StringFieldUpdateOperationsInput | string
   player?: Prisma.StringFieldUpdateOperationsInput | string
-  previousStreak?: Prisma.IntFieldUpdateOperationsInput | number
+  previousStreak?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
 export type DailyStreakResetEventCreateManyInput = {
@@ -362,7 +362,7 @@ export type DailyStreakResetEventCreateManyInput = {
   timestampMs: Date | string
   sender: string
   player: string
-  previousStreak: number
+  previousStreak: runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
 export type DailyStreakResetEventUpdateManyMutationInput = {
@@ -373,7 +373,7 @@ export type DailyStreakResetEventUpdateManyMutationInput = {
   timestampMs?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   sender?: Prisma.StringFieldUpdateOperationsInput | string
   player?: Prisma.StringFieldUpdateOperationsInput | string
-  previousStreak?: Prisma.IntFieldUpdateOperationsInput | number
+  previousStreak?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
 export type DailyStreakResetEventUncheckedUpdateManyInput = {
@@ -384,7 +384,7 @@ export type DailyStreakResetEventUncheckedUpdateManyInput = {
   timestampMs?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   sender?: Prisma.StringFieldUpdateOperationsInput | string
   player?: Prisma.StringFieldUpdateOperationsInput | string
-  previousStreak?: Prisma.IntFieldUpdateOperationsInput | number
+  previousStreak?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
 }
 
 export type DailyStreakResetEventTxDigestEventSeqCompoundUniqueInput = {
@@ -498,7 +498,7 @@ export type $DailyStreakResetEventPayload<ExtArgs extends runtime.Types.Extensio
     timestampMs: Date
     sender: string
     player: string
-    previousStreak: number
+    previousStreak: runtime.Decimal
   }, ExtArgs["result"]["dailyStreakResetEvent"]>
   composites: {}
 }
@@ -929,7 +929,7 @@ export interface DailyStreakResetEventFieldRefs {
   readonly timestampMs: Prisma.FieldRef<"DailyStreakResetEvent", 'DateTime'>
   readonly sender: Prisma.FieldRef<"DailyStreakResetEvent", 'String'>
   readonly player: Prisma.FieldRef<"DailyStreakResetEvent", 'String'>
-  readonly previousStreak: Prisma.FieldRef<"DailyStreakResetEvent", 'Int'>
+  readonly previousStreak: Prisma.FieldRef<"DailyStreakResetEvent", 'Decimal'>
 }
     
 
