@@ -3,10 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain/index.js';
-import { createScratchDatabase, postgresUrl, type ScratchDatabase } from '../helpers/db.js';
+import { createScratchDatabase, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db.js';
+import { randomUUID } from 'node:crypto';
 import { spawnMain, type SpawnedApi } from '../helpers/process.js';
+import { startApi } from '../helpers/api.js';
+import { needsService, testEnv } from '../helpers/env.js';
+import { createDb } from '../../src/db/client.js';
 import { gql } from '../helpers/client.js';
-import { chainEnv, expectedCounts, waitUntil } from '../helpers/indexer.js';
+import { chainEnv, expectedCounts, spawnIndexer, waitUntil } from '../helpers/indexer.js';
 import { IndexerStatusDocument } from '../../src/generated/graphql.js';
 import { KIND_LIST, eventTypeOf } from '../../src/indexer/kinds.js';
 
@@ -65,5 +69,40 @@ describe('indexerStatus over GraphQL and indexer series in /metrics (api + index
     }
     // Not a TTY here: backfill progress went to the log as periodic lines, and the end of the backfill was logged.
     expect(main.output()).toContain('indexer backfill done: following the tip');
+  }, 80_000);
+});
+
+// Replicas: the indexer runs alone in its own process; an API replica on the same PostgreSQL and
+// Redis answers indexerStatus from the cursor table plus the status the leader publishes to Redis.
+const replicas = needsService('DATABASE_URL') && needsService('SHARED_STORE_URL');
+
+describe.skipIf(!replicas)('indexerStatus on an API replica while the indexer runs in another process', () => {
+  it('shows the other process as leader, then no leader after it stops', async () => {
+    const own = await createScratchDatabase(testEnv.databaseUrl!);
+    const prefix = randomUUID();
+    const db = await createDb({ databaseUrl: own.url, dataDir: '/nonexistent', logger: testLogger, poolMax: 3 });
+    const api = await startApi({ db, store: 'redis', storePrefix: prefix });
+    const indexer = spawnIndexer({ ...chainEnv(chain), DATABASE_URL: own.url, CACHE_STORE: 'redis', SHARED_STORE_URL: testEnv.redisUrl!, SHARED_STORE_KEY_PREFIX: `test:${prefix}:` });
+    try {
+      await indexer.leading();
+      const want = expectedCounts(chain);
+      await waitUntil(async () => {
+        const s = (await gql(api.url, IndexerStatusDocument)).body.data?.indexerStatus;
+        return s?.mode === 'LIVE' && s.kinds.every((k) => Number(k.eventsIndexed) === want[k.kind] && k.caughtUp === true);
+      }, 40_000, 'the API replica to see the indexer live');
+      const leaderLine = indexer.output().split('\n').find((l) => l.includes('"indexer: leading"'))!;
+      const s = (await gql(api.url, IndexerStatusDocument)).body.data!.indexerStatus;
+      expect(s.leader?.instanceId).toBe(JSON.parse(leaderLine).instanceId);
+
+      await indexer.kill('SIGTERM'); // graceful: releases the lock and withdraws its status
+      const after = (await gql(api.url, IndexerStatusDocument)).body.data!.indexerStatus;
+      expect(after).toMatchObject({ mode: 'NONE', leader: null });
+      expect(after.kinds.every((k) => Number(k.eventsIndexed) === want[k.kind] && k.caughtUp === null)).toBe(true);
+    } finally {
+      await indexer.kill();
+      await api.close();
+      await db.close();
+      await own.drop();
+    }
   }, 80_000);
 });
