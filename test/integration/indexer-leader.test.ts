@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain/index.js';
 import { createScratchDatabase, testLogger, type ScratchDatabase } from '../helpers/db.js';
 import { needsService, testEnv } from '../helpers/env.js';
-import { caughtUp, chainEnv, expectedCounts, sleep, spawnIndexer, tableCounts, waitUntil, type IndexerProcess } from '../helpers/indexer.js';
+import { caughtUp, chainEnv, expectedCounts, inProcessIndexer, sleep, spawnIndexer, tableCounts, waitUntil, type IndexerProcess } from '../helpers/indexer.js';
 import { createDb, type Db } from '../../src/db/client.js';
+import { captureLogger } from '../helpers/logs.js';
 import { KIND_LIST } from '../../src/indexer/kinds.js';
 
 // Two indexer processes on one PostgreSQL: one leads (session advisory lock), the other waits;
@@ -67,4 +68,35 @@ describe.skipIf(!run)('two indexer processes on one PostgreSQL', () => {
     }
     await b.kill('SIGTERM');
   }, 85_000);
+});
+
+describe.skipIf(!run)('leader lock lost (its PostgreSQL session is terminated)', () => {
+  it('stops following at once, then competes again and resumes from the cursor', async () => {
+    const own = await createScratchDatabase(testEnv.databaseUrl!);
+    const leaseDb = await createDb({ databaseUrl: own.url, dataDir: '/nonexistent', logger: testLogger, poolMax: 4, leaseCheckIntervalMs: 100 });
+    const { logger, logs } = captureLogger({ level: 'info' });
+    const run = inProcessIndexer(leaseDb, chain, { transport: 'grpc', pageSize: 60, leaderRetryMs: 1_000, logger });
+    try {
+      await run.indexer.start();
+      await waitUntil(() => run.indexer.status().leader, 10_000, 'leadership');
+      const firstTerm = run.indexer.status().leaderSinceMs!;
+      await waitUntil(async () => Object.values(await tableCounts(leaseDb)).reduce((x, y) => x + y, 0) > 0, 10_000, 'first batches');
+      const [{ pid }] = await leaseDb.query<{ pid: number }>(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+      await leaseDb.query('SELECT pg_terminate_backend($1)', [pid]);
+      // The loss is noticed, following stops, and (nobody else competing) a new term starts from the cursors.
+      const msgs = () => logs.lines.map((l) => l.msg);
+      const lost = () => msgs().indexOf('indexer: leader lock lost; stopped following');
+      await waitUntil(() => lost() >= 0 && msgs().lastIndexOf('indexer: leading') > lost(), 5_000, `a new leadership term after the loss (log: ${JSON.stringify(msgs())})`);
+      expect(run.indexer.status().leaderSinceMs!).toBeGreaterThan(firstTerm);
+      const resumed = logs.lines.findLast((l) => l.msg === 'indexer: leading')!.resumed as string[];
+      expect(resumed.length, JSON.stringify(logs.lines.map((l) => [l.msg, l.kind, (l.err as { message?: string } | undefined)?.message]))).toBeGreaterThan(0);
+      await waitUntil(() => caughtUp(leaseDb, chain), 40_000, 'the catch-up after the new term');
+      const [row] = await leaseDb.query<{ n: string }>('SELECT sum(events_indexed)::text AS n FROM "cursor"');
+      expect(Number(row.n)).toBe(chain.events.length);
+    } finally {
+      await run.indexer.stop();
+      await leaseDb.close();
+      await own.drop();
+    }
+  }, 80_000);
 });
