@@ -32,7 +32,7 @@ export function renderProgressLine(s: IndexerStatus, width = 80): string {
   const rate = `${Math.round(s.eventsPerSecond).toLocaleString('en-US')} ev/s`;
   const count = `${indexed.toLocaleString('en-US')} events`;
   const done = s.kinds.filter((k) => k.caughtUp).length;
-  const kinds = `${done}/${s.kinds.length} kinds at tip`;
+  const kinds = `${done}/${s.kinds.length} at tip`;
   if (s.progress === null) return `indexer backfill  ${count}  ${rate}  ${kinds}`.slice(0, width - 1);
   const pct = `${(s.progress * 100).toFixed(1).padStart(5)}%`;
   const eta = `ETA ${s.etaSeconds === null ? '?' : formatDuration(s.etaSeconds)}`;

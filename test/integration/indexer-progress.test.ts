@@ -70,7 +70,7 @@ describe('backfill progress in a terminal', () => {
       atMs: 0,
     };
     const line = renderProgressLine(s, 100);
-    expect(line).toMatch(/^\[#+-+\] {2}50\.0% {2}5,000 events {2}1,234 ev\/s {2}ETA 1m15s {2}0\/1 kinds at tip$/);
+    expect(line).toMatch(/^\[#+-+\] {2}50\.0% {2}5,000 events {2}1,234 ev\/s {2}ETA 1m15s {2}0\/1 at tip$/);
     expect(line.length).toBeLessThan(100);
   });
 });
