@@ -1,3 +1,4 @@
+import { normalizeStructTag } from '@mysten/sui/utils';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { SharedStore } from '../store';
@@ -33,7 +34,16 @@ export interface LeaderboardService {
 }
 
 export const MAX_LEADERBOARD_LIMIT = 100;
-const DEFAULT_COIN = '0x2::sui::SUI';
+/** Coin types are compared in Sui's normalized long form, as the indexer stores them. */
+const DEFAULT_COIN = normalizeStructTag('0x2::sui::SUI');
+
+function normalizeCoin(coinType: string): string {
+  try {
+    return normalizeStructTag(coinType);
+  } catch {
+    throw new AppError('VALIDATION_FAILED', `coinType "${coinType}" is not a Move type such as 0x2::sui::SUI`);
+  }
+}
 const INVALIDATE_CHANNEL = 'leaderboards:invalidate';
 
 export function utcWeekStart(date: Date): Date {
@@ -72,7 +82,7 @@ export async function createLeaderboardService(opts: { db: Db; store: SharedStor
       if (q.week && (!/^\d{4}-\d{2}-\d{2}$/.test(q.week) || Number.isNaN(at.getTime()))) throw new AppError('VALIDATION_FAILED', 'week must be a date as YYYY-MM-DD');
       week = utcWeekStart(at);
     }
-    return { board: q.board, limit, coinType: q.board === 'xp' ? null : (q.coinType ?? DEFAULT_COIN), week };
+    return { board: q.board, limit, coinType: q.board === 'xp' ? null : q.coinType ? normalizeCoin(q.coinType) : DEFAULT_COIN, week };
   }
 
   /** One SQL per board: rows ordered by score, ties broken by address for a stable rank. */

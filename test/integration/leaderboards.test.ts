@@ -6,14 +6,14 @@ import { gql } from '../helpers/client';
 
 describe('leaderboard reads (GraphQL and /api/analytics, /api/stats)', () => {
   let api: TestApi;
-  const SUI = '0x2::sui::SUI';
+  const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI';
   beforeAll(async () => {
     api = await startApi();
     const xp = Array.from({ length: 120 }, (_, i) => `('0x${i.toString(16).padStart(4, '0')}', ${(i * 37) % 1000}, ${i % 7})`).join(',');
     await api.db.query(`INSERT INTO xp_leaderboard (player, total_xp, vip_level) VALUES ${xp}`);
     await api.db.query(
       `INSERT INTO bet_leaderboard (player, coin_type, total_wagered, total_payout, bet_count, win_count) VALUES
-        ('0xa', $1, 18446744073709551615000, 0, 3, 1), ('0xb', $1, 500, 0, 2, 0), ('0xc', '0xusdc', 900, 0, 1, 1)`,
+        ('0xa', $1, 18446744073709551615000, 0, 3, 1), ('0xb', $1, 500, 0, 2, 0), ('0xc', '0x0000000000000000000000000000000000000000000000000000000000000005::usdc::USDC', 900, 0, 1, 1)`,
       [SUI],
     );
     const week = utcWeekStart(new Date('2026-11-18T12:00:00Z')).toISOString().slice(0, 10);
@@ -48,6 +48,8 @@ describe('leaderboard reads (GraphQL and /api/analytics, /api/stats)', () => {
     ]);
     const weekly = await fetch(`${api.url}/api/stats/leaderboards/weekly_bet?week=2026-11-22`).then((r) => r.json());
     expect(weekly.entries.map((e: { player: string }) => e.player)).toEqual(['0xb', '0xa']);
+    const usdc = await fetch(`${api.url}/api/analytics/leaderboards/bet?coinType=0x5::usdc::USDC`).then((r) => r.json());
+    expect(usdc.entries.map((e: { player: string }) => e.player)).toEqual(['0xc']);
     const otherWeek = await fetch(`${api.url}/api/stats/leaderboards/weekly_bet?week=2026-11-23`).then((r) => r.json());
     expect(otherWeek.entries).toEqual([]);
   });
@@ -68,6 +70,8 @@ describe('leaderboard reads (GraphQL and /api/analytics, /api/stats)', () => {
     const badBoard = await fetch(`${api.url}/api/analytics/leaderboards/nope`);
     expect(badBoard.status).toBe(400);
     expect(await badBoard.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED' } });
+    const badCoin = await fetch(`${api.url}/api/analytics/leaderboards/bet?coinType=not-a-type`);
+    expect(badCoin.status).toBe(400);
     const badLimit = await fetch(`${api.url}/api/analytics/leaderboards/xp?limit=101`);
     expect(badLimit.status).toBe(400);
     const gqlBad = await gql(api.url, LeaderboardDocument, { board: 'XP', limit: 0 });
