@@ -12,6 +12,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { editorParagraphs } from '../fixtures/blog-articles'
 import { openPayload } from '../integration/blog-helpers'
+import { closeBlogPayload } from '../../cms/lifecycle'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const ARTIFACTS = path.resolve(import.meta.dirname, '../../test-artifacts')
@@ -48,7 +49,7 @@ describe.skipIf(!existsSync(CHROMIUM))('editor publishes through the admin', () 
 
   afterAll(async () => {
     await browser?.close()
-    await payload?.destroy()
+    if (payload) await closeBlogPayload(payload)
     if (profileDir) rmSync(profileDir, { recursive: true, force: true })
   })
 

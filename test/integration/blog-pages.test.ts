@@ -7,6 +7,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { articleDelivery } from '../fixtures/blog-articles'
 import { expectPageRules, feedparserEntries, fetchDom, hasCommand, hasPythonModule, jsonLdTypes, openPayload, xmllintSitemap } from './blog-helpers'
+import { closeBlogPayload } from '../../cms/lifecycle'
 
 const SLUG = 'mainnet-quest-guide'
 let payload: Payload
@@ -24,7 +25,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await payload?.destroy()
+  if (payload) await closeBlogPayload(payload)
 })
 
 describe('blog pages on mainnet', () => {

@@ -3,6 +3,7 @@ import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { articleDelivery } from '../fixtures/blog-articles'
 import { expectPageRules, feedparserEntries, fetchDom, hasPythonModule, openPayload } from './blog-helpers'
+import { closeBlogPayload } from '../../cms/lifecycle'
 
 const SLUG = 'testnet-hidden-guide'
 let payload: Payload
@@ -18,7 +19,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await payload?.destroy()
+  if (payload) await closeBlogPayload(payload)
 })
 
 describe('blog on a non-mainnet network', () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { articleDelivery } from '../fixtures/blog-articles'
 import { startCiDispatchServer, type CiDispatchServer } from '../fixtures/ci-dispatch-server'
 import { openPayload } from './blog-helpers'
+import { closeBlogPayload } from '../../cms/lifecycle'
 
 let payload: Payload
 let publishing: typeof import('../../cms/publishing')
@@ -17,7 +18,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ci?.close()
-  await payload?.destroy()
+  if (payload) await closeBlogPayload(payload)
 })
 
 async function counts(slug: string, deliveryId: string): Promise<{ posts: number; deliveries: number }> {
