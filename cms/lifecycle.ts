@@ -19,3 +19,16 @@ export async function closeBlogPayload(payload: Payload): Promise<void> {
   // pool.end() waits for checked-out clients; never let shutdown hang on one.
   await Promise.race([close().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())])
 }
+
+/**
+ * Payload for a plain Node process (the backend's webhook route, scripts). Schema push is
+ * off, so the database must be migrated: pass `migrate: true` to apply pending migrations
+ * first (needs a TypeScript-capable loader such as tsx, since migrations are .ts files).
+ * Close it with closeBlogPayload().
+ */
+export async function openBlogPayload(options: { migrate?: boolean } = {}): Promise<Payload> {
+  const [{ getPayload }, { default: config }] = await Promise.all([import('payload'), import('./payload.config')])
+  const payload = await getPayload({ config })
+  if (options.migrate) await payload.db.migrate()
+  return payload
+}

@@ -12,7 +12,7 @@ const tsxArgs = (script: string): string[] => ['--import', 'tsx', path.join(root
 const port = process.env.BLOG_PORT || '3001'
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }
 
-function step(label: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): void {
+function step(label: string, args: string[], extraEnv: Record<string, string> = {}): void {
   const r = spawnSync(process.execPath, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: 'inherit' })
   if (r.status !== 0) {
     console.error(`blog: ${label} failed (exit ${r.status ?? r.signal})`)

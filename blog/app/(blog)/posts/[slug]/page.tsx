@@ -1,12 +1,11 @@
 import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
-import { getPublishedPostBySlug } from '../../../../../cms/posts-read'
 import { Cta } from '../../../../components/Cta'
 import { JsonLd } from '../../../../components/JsonLd'
 import { formatDate } from '../../../../components/PostCard'
 import { postJsonLd } from '../../../../lib/jsonld'
 import { fitsTemplate, generateMeta } from '../../../../lib/meta'
-import { payload } from '../../../../lib/payload'
+import { getPost } from '../../../../lib/posts'
 
 export const revalidate = 60
 export const dynamicParams = true
@@ -20,7 +19,7 @@ export function generateStaticParams(): { slug: string }[] {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug } = await params
-  const post = await getPublishedPostBySlug(slug, await payload())
+  const post = await getPost(slug)
   if (!post) return { title: 'Not found', robots: { index: false, follow: false } }
   return generateMeta({
     title: post.title,
@@ -36,7 +35,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function PostPage({ params }: Props) {
   const { slug } = await params
-  const post = await getPublishedPostBySlug(slug, await payload())
+  const post = await getPost(slug)
   if (!post) notFound()
   return (
     <article className="post">
