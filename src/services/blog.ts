@@ -35,12 +35,8 @@ const FAILURE_CODES: Record<Exclude<DeliveryOutcome, DeliverySuccess>['code'], E
  */
 export function createBlogService(opts: { webhookSecret?: string; logger: Logger; loadPayload?: () => Promise<Payload> }): BlogService {
   let payload: Promise<Payload> | null = null;
-  const load =
-    opts.loadPayload ??
-    (async () => {
-      const [{ getPayload }, { default: config }] = await Promise.all([import('payload'), import('../../cms/payload.config')]);
-      return getPayload({ config });
-    });
+  // Pending blog migrations are applied here too, so a webhook can land before the site has started.
+  const load = opts.loadPayload ?? (async () => (await import('../../cms/lifecycle')).openBlogPayload({ migrate: true }));
   const cms = () => {
     if (!payload) {
       payload = load().catch((err: unknown) => {
@@ -68,7 +64,7 @@ export function createBlogService(opts: { webhookSecret?: string; logger: Logger
     async close() {
       if (!payload) return;
       const p = await payload.catch(() => null);
-      await p?.destroy();
+      if (p) await (await import('../../cms/lifecycle')).closeBlogPayload(p);
     },
   };
 }
