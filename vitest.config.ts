@@ -13,5 +13,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     setupFiles: ['test/setup.ts'],
+    // CI asks for a JSON report beside the console output (.ci/run sums both suites).
+    reporters: process.env.VITEST_JSON_DIR ? ['default', ['json', { outputFile: `${process.env.VITEST_JSON_DIR}/main.json` }]] : ['default'],
   },
 });
