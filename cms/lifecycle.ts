@@ -20,15 +20,32 @@ export async function closeBlogPayload(payload: Payload): Promise<void> {
   await Promise.race([close().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())])
 }
 
+type Migrations = NonNullable<NonNullable<Parameters<Payload['db']['migrate']>[0]>['migrations']>
+
+/**
+ * The committed migrations of the configured database, loaded through the module system
+ * (Payload's own loader imports the .ts files natively, which fails under vitest).
+ */
+export async function blogMigrations(payload: Payload): Promise<Migrations> {
+  const kind = payload.db.name === 'postgres' ? 'postgres' : 'sqlite'
+  const specifier = `./migrations/${kind}/index`
+  const mod = (await import(/* @vite-ignore */ specifier)) as { migrations: Migrations }
+  return mod.migrations
+}
+
+/** Applies pending blog migrations (idempotent). */
+export async function migrateBlog(payload: Payload): Promise<void> {
+  await payload.db.migrate({ migrations: await blogMigrations(payload) })
+}
+
 /**
  * Payload for a plain Node process (the backend's webhook route, scripts). Schema push is
  * off, so the database must be migrated: pass `migrate: true` to apply pending migrations
- * first (needs a TypeScript-capable loader such as tsx, since migrations are .ts files).
- * Close it with closeBlogPayload().
+ * first. Close it with closeBlogPayload().
  */
 export async function openBlogPayload(options: { migrate?: boolean } = {}): Promise<Payload> {
   const [{ getPayload }, { default: config }] = await Promise.all([import('payload'), import('./payload.config')])
   const payload = await getPayload({ config })
-  if (options.migrate) await payload.db.migrate()
+  if (options.migrate) await migrateBlog(payload)
   return payload
 }

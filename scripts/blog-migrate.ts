@@ -3,13 +3,13 @@
 // exits silently now and then on Node 20. Exits explicitly: outside production Payload can
 // leave handles open after destroy().
 import { getPayload } from 'payload'
-import { closeBlogPayload } from '../cms/lifecycle'
+import { closeBlogPayload, migrateBlog } from '../cms/lifecycle'
 import config from '../cms/payload.config'
 
 const payload = await getPayload({ config })
 let code = 0
 try {
-  await payload.db.migrate()
+  await migrateBlog(payload)
 } catch (err) {
   console.error(err)
   code = 1

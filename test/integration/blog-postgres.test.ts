@@ -3,7 +3,6 @@
  * database, partner deliveries stay idempotent, and the editorial and slug hooks hold.
  * Skipped without BLOG_TEST_DATABASE_URL unless REQUIRE_SERVICES=1.
  */
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -11,7 +10,7 @@ import pg from 'pg'
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { articleDelivery } from '../fixtures/blog-articles'
-import { closeBlogPayload } from '../../cms/lifecycle'
+import { closeBlogPayload, openBlogPayload } from '../../cms/lifecycle'
 
 const ADMIN_URL = process.env.BLOG_TEST_DATABASE_URL
 if (!ADMIN_URL && process.env.REQUIRE_SERVICES === '1') throw new Error('REQUIRE_SERVICES=1 but BLOG_TEST_DATABASE_URL is not set')
@@ -46,13 +45,7 @@ describe.skipIf(!ADMIN_URL)('blog CMS on PostgreSQL', () => {
     })
     delete process.env.BLOG_REVALIDATION_SECRET
     delete process.env.BLOG_PUBLISH_CI_TOKEN
-    // Payload imports .ts migration files natively, which vitest cannot serve: migrate in a tsx child.
-    execFileSync(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../../scripts/blog-migrate.ts')], {
-      env: process.env,
-      stdio: 'pipe',
-    })
-    const [{ getPayload }, { default: config }] = await Promise.all([import('payload'), import('../../cms/payload.config')])
-    payload = await getPayload({ config })
+    payload = await openBlogPayload({ migrate: true })
     publishing = await import('../../cms/publishing')
   })
 
