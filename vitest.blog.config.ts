@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 /**
@@ -6,9 +7,14 @@ import { defineConfig } from 'vitest/config'
  * Run with `npm run blog:test`.
  */
 export default defineConfig({
+  resolve: {
+    // One copy of graphql (as in vitest.config.ts): the backend's API is started by some blog tests.
+    alias: [{ find: /^graphql$/, replacement: fileURLToPath(new URL('./node_modules/graphql/index.js', import.meta.url)) }],
+  },
   test: {
     include: ['test/integration/blog-*.test.ts', 'test/e2e/blog-*.test.ts'],
     globalSetup: ['test/integration/blog-global-setup.ts'],
+    setupFiles: ['test/setup.ts'],
     pool: 'forks',
     fileParallelism: false,
     testTimeout: 60_000,

@@ -4,7 +4,7 @@
  * (a copy of the same build in blog/.next/test-testnet) on random free ports, sharing one
  * temporary DATA_DIR.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { TestProject } from 'vitest/node'
@@ -49,10 +49,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   const buildLog = path.join(ARTIFACTS, 'blog-build.log')
   rmSync(buildLog, { force: true })
+  // next build rewrites blog/next-env.d.ts to point at the test distDir: keep the committed one.
+  const nextEnv = path.join(ROOT, 'blog/next-env.d.ts')
+  const nextEnvText = existsSync(nextEnv) ? readFileSync(nextEnv, 'utf8') : undefined
   const started = Date.now()
   const reuse = process.env.BLOG_TEST_REUSE_BUILD === '1' && existsSync(path.join(ROOT, 'blog', MAIN_DIST, 'BUILD_ID'))
   if (reuse) await run('npm', ['run', 'blog:migrate'], mainEnv, buildLog)
   else await run('npm', ['run', 'blog:build'], mainEnv, buildLog)
+  if (nextEnvText !== undefined) writeFileSync(nextEnv, nextEnvText)
   console.log(`[blog] ${reuse ? 'migrated (build reused)' : 'built'} in ${Math.round((Date.now() - started) / 1000)} s`)
 
   const dist = path.join(ROOT, 'blog', MAIN_DIST)
