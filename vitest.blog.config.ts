@@ -15,6 +15,8 @@ export default defineConfig({
     include: ['test/integration/blog-*.test.ts', 'test/e2e/blog-*.test.ts'],
     globalSetup: ['test/integration/blog-global-setup.ts'],
     setupFiles: ['test/setup.ts'],
+    // Same report convention as vitest.config.ts: .ci/run reads $VITEST_JSON_DIR/blog.json.
+    reporters: process.env.VITEST_JSON_DIR ? ['default', ['json', { outputFile: `${process.env.VITEST_JSON_DIR}/blog.json` }]] : ['default'],
     pool: 'forks',
     fileParallelism: false,
     testTimeout: 60_000,
