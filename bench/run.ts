@@ -66,8 +66,14 @@ try {
   const rawBoard2 = await measure(uncached.url, '/bench/raw/leaderboard');
   lines.push(row('leaderboard top 100: raw SQL handler (2nd run)', rawBoard2));
   lines.push(row('leaderboard top 100: Apollo (no cache)', await measure(uncached.url, '/graphql', LEADERBOARD), rawBoard2));
-  const admissionOn = await measure(uncached.url, '/bench/raw/trivial');
   uncached.child.kill('SIGTERM');
+
+  // admission on and off each on a fresh server with the same warm-up, so only the layer differs
+  const on = await startServer(['--admission=on']);
+  servers.push(on.child);
+  await warm(on.url, [['/bench/raw/trivial']]);
+  const admissionOn = await measure(on.url, '/bench/raw/trivial');
+  on.child.kill('SIGTERM');
 
   const off = await startServer(['--admission=off']);
   servers.push(off.child);

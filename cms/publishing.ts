@@ -1,6 +1,6 @@
 import { convertHTMLToLexical, editorConfigFactory } from '@payloadcms/richtext-lexical'
 import { JSDOM } from 'jsdom'
-import { ValidationError, type Payload } from 'payload'
+import { ValidationError, commitTransaction, createLocalReq, initTransaction, killTransaction, type Payload } from 'payload'
 import { lexicalPlainText } from './collections/BlogPosts/hooks/plainText'
 import { blocking, checkEditorial, warnings } from './editorial/index'
 import { readBlogSettings, type BlogSettings } from './settings'
@@ -93,10 +93,6 @@ async function deliveryExists(payload: Payload, deliveryId: string): Promise<boo
   return found.docs.length > 0
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  return err instanceof ValidationError && err.data.errors.some((e) => /unique/i.test(e.message))
-}
-
 async function writeArticle(payload: Payload, a: ArticleDelivery, content: unknown): Promise<DeliverySuccess | DeliveryFailure> {
   const duplicate: DeliverySuccess = { ok: true, status: 200, code: 'duplicate', event: 'article.published', deliveryId: a.deliveryId, slug: a.slug }
   if (await deliveryExists(payload, a.deliveryId)) return duplicate
@@ -105,18 +101,6 @@ async function writeArticle(payload: Payload, a: ArticleDelivery, content: unkno
   const current = existing.docs[0] as { id: string | number; source?: string; publishedAt?: string } | undefined
   if (current && current.source !== 'contentpartner') {
     return fail('slug_taken', 409, `The slug "${a.slug}" belongs to an editor-written post.`)
-  }
-
-  let deliveryRowId: string | number
-  try {
-    const row = await payload.create({
-      collection: 'blog_webhook_deliveries',
-      data: { deliveryId: a.deliveryId, event: 'article.published', slug: a.slug, receivedAt: new Date().toISOString() },
-    })
-    deliveryRowId = row.id
-  } catch (err) {
-    if (isUniqueViolation(err) || (await deliveryExists(payload, a.deliveryId))) return duplicate
-    throw err
   }
 
   const data = {
@@ -138,10 +122,19 @@ async function writeArticle(payload: Payload, a: ArticleDelivery, content: unkno
     source: 'contentpartner' as const,
   }
   const context = { source: 'contentpartner', disableRevalidate: true }
+  // The delivery claim and the post are one transaction: a crash or a refusal leaves neither.
+  const req = await createLocalReq({ context }, payload)
+  await initTransaction(req)
   try {
+    await payload.create({
+      collection: 'blog_webhook_deliveries',
+      data: { deliveryId: a.deliveryId, event: 'article.published', slug: a.slug, receivedAt: new Date().toISOString() },
+      req,
+    })
     const post = current
-      ? await payload.update({ collection: 'blog_posts', id: current.id, data: data as never, draft: false, context })
-      : await payload.create({ collection: 'blog_posts', data: data as never, draft: false, context })
+      ? await payload.update({ collection: 'blog_posts', id: current.id, data: data as never, draft: false, context, req })
+      : await payload.create({ collection: 'blog_posts', data: data as never, draft: false, context, req })
+    await commitTransaction(req)
     return {
       ok: true,
       status: current ? 200 : 201,
@@ -152,8 +145,9 @@ async function writeArticle(payload: Payload, a: ArticleDelivery, content: unkno
       postId: String(post.id),
     }
   } catch (err) {
-    // Undo the claim so a corrected retry of the same delivery is not taken for a duplicate.
-    await payload.delete({ collection: 'blog_webhook_deliveries', id: deliveryRowId }).catch(() => undefined)
+    await killTransaction(req)
+    // A concurrent copy of this delivery committed first (its claim is what made ours fail).
+    if (await deliveryExists(payload, a.deliveryId)) return duplicate
     if (err instanceof ValidationError) {
       return fail('editorial_rejected', 422, 'The article was refused by the CMS checks.', err.data.errors.map((e) => ({ field: e.path, message: e.message })))
     }

@@ -1,7 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { captureLogger as captureLogs } from './logs';
+import { testEnv } from './env';
 
 export interface LogLine {
   level: number;
@@ -9,10 +11,10 @@ export interface LogLine {
   [field: string]: unknown;
 }
 
-/** A pino logger whose JSON lines are kept in memory. */
+/** The shared capturing logger (./logs), at debug level, with level filters the store tests use. */
 export function captureLogger(): { logger: Logger; lines: LogLine[]; warnings: () => LogLine[]; infos: () => LogLine[] } {
-  const lines: LogLine[] = [];
-  const logger = pino({ level: 'debug' }, { write: (s: string) => void lines.push(JSON.parse(s) as LogLine) });
+  const { logger, logs } = captureLogs({ level: 'debug' });
+  const lines = logs.lines as LogLine[];
   return {
     logger,
     lines,
@@ -46,7 +48,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Whether tests that need a service must fail (not skip) when it is missing. */
-export const requireServices = process.env.REQUIRE_SERVICES === '1';
+export const requireServices = testEnv.requireServices;
 
 export const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 
