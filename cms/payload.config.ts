@@ -28,6 +28,8 @@ function database(): Config['db'] {
   mkdirSync(settings.dataDir, { recursive: true })
   return sqliteAdapter({
     client: { url: `file:${path.join(settings.dataDir, 'blog.db')}` },
+    // Real transactions, so a partner delivery's claim and post commit together (off by default in db-sqlite).
+    transactionOptions: {},
     migrationDir: path.join(dirname, 'migrations/sqlite'),
     push,
   })

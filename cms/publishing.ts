@@ -125,12 +125,14 @@ async function writeArticle(payload: Payload, a: ArticleDelivery, content: unkno
   // The delivery claim and the post are one transaction: a crash or a refusal leaves neither.
   const req = await createLocalReq({ context }, payload)
   await initTransaction(req)
+  let claimId: string | number | undefined
   try {
-    await payload.create({
+    const claim = await payload.create({
       collection: 'blog_webhook_deliveries',
       data: { deliveryId: a.deliveryId, event: 'article.published', slug: a.slug, receivedAt: new Date().toISOString() },
       req,
     })
+    claimId = claim.id
     const post = current
       ? await payload.update({ collection: 'blog_posts', id: current.id, data: data as never, draft: false, context, req })
       : await payload.create({ collection: 'blog_posts', data: data as never, draft: false, context, req })
@@ -145,7 +147,10 @@ async function writeArticle(payload: Payload, a: ArticleDelivery, content: unkno
       postId: String(post.id),
     }
   } catch (err) {
+    const transactional = Boolean(req.transactionID)
     await killTransaction(req)
+    // An adapter without transactions cannot roll the claim back: undo it so a corrected retry is accepted.
+    if (!transactional && claimId !== undefined) await payload.delete({ collection: 'blog_webhook_deliveries', id: claimId }).catch(() => undefined)
     // A concurrent copy of this delivery committed first (its claim is what made ours fail).
     if (await deliveryExists(payload, a.deliveryId)) return duplicate
     if (err instanceof ValidationError) {
