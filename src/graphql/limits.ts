@@ -2,14 +2,17 @@ import {
   GraphQLError,
   Kind,
   getNamedType,
-  isListType,
   getNullableType,
-  type ASTVisitor,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
   type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
-  type GraphQLField,
 } from 'graphql';
 
 export interface QueryLimits {
@@ -83,38 +86,42 @@ function aliasRule(maxAliases: number): ValidationRule {
 /**
  * Cost: every field costs 1, multiplied by the sizes of the lists enclosing it. A list's size
  * is its `limit`/`first` literal argument, else DEFAULT_LIST_SIZE (validation runs before
- * variables are known, so resolvers also cap their page sizes). Fragment fields are counted once.
+ * variables are known, so resolvers also cap their page sizes). Fragments are costed where
+ * they are spread, so a fragment inside a list is multiplied like inline fields.
  */
 function costRule(maxCost: number): ValidationRule {
-  return (context): ASTVisitor => {
-    let cost = 0;
-    const multipliers: number[] = [1];
-    const listSize = (fieldDef: GraphQLField<unknown, unknown> | null, node: import('graphql').FieldNode): number => {
+  return (context) => {
+    const schema = context.getSchema();
+    const fragments = fragmentsOf(context);
+    const listSize = (fieldDef: GraphQLField<unknown, unknown> | undefined, node: FieldNode): number => {
       if (!fieldDef || !isListType(getNullableType(fieldDef.type))) return 1;
       for (const arg of node.arguments ?? []) {
-        if (!LIST_SIZE_ARGS.includes(arg.name.value)) continue;
-        if (arg.value.kind === Kind.INT) return Math.max(1, Number(arg.value.value));
+        if (LIST_SIZE_ARGS.includes(arg.name.value) && arg.value.kind === Kind.INT) return Math.max(1, Number(arg.value.value));
       }
       return DEFAULT_LIST_SIZE;
     };
+    const costOf = (set: SelectionSetNode, parent: GraphQLNamedType | undefined | null, multiplier: number, seen: ReadonlySet<string>): number => {
+      let total = 0;
+      for (const sel of set.selections) {
+        if (sel.kind === Kind.FIELD) {
+          const fieldDef = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[sel.name.value] : undefined;
+          total += multiplier;
+          if (sel.selectionSet) total += costOf(sel.selectionSet, fieldDef && getNamedType(fieldDef.type), multiplier * listSize(fieldDef, sel), seen);
+        } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+          total += costOf(sel.selectionSet, sel.typeCondition ? schema.getType(sel.typeCondition.name.value) : parent, multiplier, seen);
+        } else {
+          const fragment = fragments.get(sel.name.value);
+          if (!fragment || seen.has(fragment.name.value)) continue;
+          total += costOf(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value), multiplier, new Set(seen).add(fragment.name.value));
+        }
+        if (total > maxCost) return total;
+      }
+      return total;
+    };
     return {
-      Field: {
-        enter(node) {
-          const fieldDef = context.getFieldDef() ?? null;
-          const parent = multipliers[multipliers.length - 1];
-          cost += parent;
-          const hasChildren = Boolean(node.selectionSet) && Boolean(fieldDef && getNamedType(fieldDef.type));
-          multipliers.push(hasChildren ? parent * listSize(fieldDef, node) : parent);
-        },
-        leave() {
-          multipliers.pop();
-        },
-      },
-      OperationDefinition: {
-        leave() {
-          if (cost > maxCost) context.reportError(tooComplex(`Query cost ${cost} exceeds the limit of ${maxCost}`));
-          cost = 0;
-        },
+      OperationDefinition(node) {
+        const cost = costOf(node.selectionSet, schema.getRootType(node.operation), 1, new Set());
+        if (cost > maxCost) context.reportError(tooComplex(`Query cost exceeds the limit of ${maxCost} (counted at least ${cost})`));
       },
     };
   };
