@@ -24,6 +24,8 @@ export interface Config {
     requestTimeoutMs: number;
     rateLimit: { max: number; windowMs: number };
     trustedProxyCidrs: string[];
+    /** CORS allow-list: APP_URL's origin plus CORS_ORIGINS, as serialized origins. */
+    corsOrigins: string[];
   };
   graphql: { maxDepth: number; maxAliases: number; maxCost: number; introspection: boolean };
   databaseUrl?: string;
@@ -96,6 +98,9 @@ export function loadConfig(opts: { env?: Record<string, string | undefined>; env
   for (const cidr of (raw['TRUSTED_PROXY_CIDRS'] as string[] | undefined) ?? []) {
     if (!isCidr(cidr)) problems.push(`TRUSTED_PROXY_CIDRS: "${cidr}" is not an IP address or CIDR range`);
   }
+  for (const origin of (raw['CORS_ORIGINS'] as string[] | undefined) ?? []) {
+    if (!toOrigin(origin)) problems.push(`CORS_ORIGINS: "${origin}" is not an origin (scheme://host[:port], http or https, no path)`);
+  }
   if (raw['CACHE_STORE'] === 'redis' && !raw['SHARED_STORE_URL'] && !raw['SHARED_STORE_HOST']) {
     problems.push('CACHE_STORE=redis needs SHARED_STORE_URL or SHARED_STORE_HOST');
   }
@@ -122,6 +127,7 @@ function toConfig(raw: Record<string, Parsed>, secretValues: string[], envFiles:
       requestTimeoutMs: i('HTTP.REQUEST_TIMEOUT_MS'),
       rateLimit: { max: i('HTTP.RATE_LIMIT_MAX'), windowMs: i('HTTP.RATE_LIMIT_WINDOW_MS') },
       trustedProxyCidrs: (raw['TRUSTED_PROXY_CIDRS'] as string[]) ?? [],
+      corsOrigins: [...new Set([new URL(appUrl).origin, ...((raw['CORS_ORIGINS'] as string[]) ?? []).map((o) => toOrigin(o)!)])],
     },
     graphql: {
       maxDepth: i('GRAPHQL.MAX_DEPTH'),
@@ -215,4 +221,17 @@ function isCidr(value: string): boolean {
   if (bits === undefined) return true;
   const n = Number(bits);
   return /^\d+$/.test(bits) && n >= 0 && n <= (v4 ? 32 : 128);
+}
+
+/** The serialized origin of `value`, or null unless it is an http(s) URL with no credentials, path, query or fragment. */
+function toOrigin(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.username || url.password || url.search || url.hash || url.pathname !== '/') return null;
+  return url.origin;
 }

@@ -80,6 +80,8 @@ export const SETTINGS = [
   { name: 'SHARED_STORE_PASSWORD', kind: 'string', secret: true },
   { name: 'SHARED_STORE_KEY_PREFIX', kind: 'string', default: 'platform:' },
   { name: 'TRUSTED_PROXY_CIDRS', kind: 'list', default: '' },
+  /** Browser origins (besides APP_URL's) allowed to call the API cross-origin. */
+  { name: 'CORS_ORIGINS', kind: 'list', default: '' },
 
   { name: 'APP_URL', kind: 'url', default: 'http://localhost:3000' },
   { name: 'BLOG_URL', kind: 'url' },

@@ -15,6 +15,7 @@ import { registerAuthContext } from './auth-context';
 import { registerErrorHandling } from './error-handler';
 import { registerMetrics } from './metrics';
 import { registerRequestTimeout } from './timeout';
+import { registerSecurity } from './security';
 import { restRoutes } from './rest';
 import './types';
 
@@ -43,6 +44,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: true,
   });
+  await registerSecurity(app, config.http);
   registerErrorHandling(app);
   registerMetrics(app, deps.metrics);
   registerRequestTimeout(app, config.http.requestTimeoutMs);
