@@ -39,6 +39,8 @@ export interface Config {
     username?: string;
     password?: string;
     keyPrefix: string;
+    /** Configured replica count (else counted by heartbeat), for limit shares during an outage. */
+    replicas?: number;
   };
   chain: {
     packageId: string;
@@ -80,7 +82,7 @@ export function loadConfig(opts: { env?: Record<string, string | undefined>; env
   const raw: Record<string, Parsed> = {};
   const secretValues: string[] = [];
   for (const def of SETTINGS as readonly SettingDef[]) {
-    const given = lookup(def.name);
+    const given = lookup(def.name) ?? def.aliases?.map(lookup).find((v) => v !== undefined);
     if (given === undefined && def.requiredWhen?.(lookup)) {
       problems.push(`${def.name} (or ${shellName(def.name)}) is required`);
       continue;
@@ -102,7 +104,7 @@ export function loadConfig(opts: { env?: Record<string, string | undefined>; env
     if (!toOrigin(origin)) problems.push(`CORS_ORIGINS: "${origin}" is not an origin (scheme://host[:port], http or https, no path)`);
   }
   if (raw['CACHE_STORE'] === 'redis' && !raw['SHARED_STORE_URL'] && !raw['SHARED_STORE_HOST']) {
-    problems.push('CACHE_STORE=redis needs SHARED_STORE_URL or SHARED_STORE_HOST');
+    problems.push('CACHE_STORE=redis needs SHARED_STORE_URL (or REDIS_URL) or SHARED_STORE_HOST');
   }
   if (problems.length) throw new ConfigError(problems);
   return toConfig(raw, secretValues, files);
@@ -138,7 +140,8 @@ function toConfig(raw: Record<string, Parsed>, secretValues: string[], envFiles:
     databaseUrl: s('DATABASE_URL'),
     jwt: { secret: jwtSecret ?? DEV_JWT_SECRET, issuer: s('JWT_ISSUER')!, generated: !jwtSecret },
     store: {
-      cacheStore: s('CACHE_STORE') as 'redis' | 'memory',
+      // An address alone means Redis; an explicit CACHE_STORE=memory wins (the store warns that it ignores the address).
+      cacheStore: (s('CACHE_STORE') ?? (s('SHARED_STORE_URL') || s('SHARED_STORE_HOST') ? 'redis' : 'memory')) as 'redis' | 'memory',
       url: s('SHARED_STORE_URL'),
       host: s('SHARED_STORE_HOST'),
       port: i('SHARED_STORE_PORT'),
@@ -146,6 +149,7 @@ function toConfig(raw: Record<string, Parsed>, secretValues: string[], envFiles:
       username: s('SHARED_STORE_USERNAME'),
       password: s('SHARED_STORE_PASSWORD'),
       keyPrefix: s('SHARED_STORE_KEY_PREFIX')!,
+      replicas: raw['SHARED_STORE_REPLICAS'] as number | undefined,
     },
     chain: {
       packageId: s('PLATFORM_PACKAGE_ID')!,

@@ -15,6 +15,8 @@ export interface SettingDef {
   min?: number;
   max?: number;
   minLength?: number;
+  /** Conventional names accepted too (`REDIS_URL`); the setting's own name wins when both are set. */
+  aliases?: readonly string[];
 }
 
 const isProduction = (raw: (n: string) => string | undefined) => raw('NODE_ENV') === 'production';
@@ -71,14 +73,17 @@ export const SETTINGS = [
   { name: 'POLLING_INTERVAL_MS', kind: 'int', default: '2000', min: 10 },
   { name: 'INDEXER_DISABLED', kind: 'bool', default: 'false' },
 
-  { name: 'CACHE_STORE', kind: 'enum', values: ['redis', 'memory'], default: 'memory' },
-  { name: 'SHARED_STORE_URL', kind: 'url', secret: true },
+  // No default: a Redis address alone selects redis, none selects memory (see config/index.ts).
+  { name: 'CACHE_STORE', kind: 'enum', values: ['redis', 'memory'] },
+  { name: 'SHARED_STORE_URL', kind: 'url', secret: true, aliases: ['REDIS_URL'] },
   { name: 'SHARED_STORE_HOST', kind: 'string' },
   { name: 'SHARED_STORE_PORT', kind: 'int', default: '6379', min: 1, max: 65535 },
   { name: 'SHARED_STORE_DB', kind: 'int', default: '0', min: 0 },
   { name: 'SHARED_STORE_USERNAME', kind: 'string' },
   { name: 'SHARED_STORE_PASSWORD', kind: 'string', secret: true },
   { name: 'SHARED_STORE_KEY_PREFIX', kind: 'string', default: 'platform:' },
+  /** Replicas sharing the store; during a Redis outage each grants 1/n of a limit. Unset: counted by heartbeat. */
+  { name: 'SHARED_STORE_REPLICAS', kind: 'int', min: 1 },
   { name: 'TRUSTED_PROXY_CIDRS', kind: 'list', default: '' },
   /** Browser origins (besides APP_URL's) allowed to call the API cross-origin. */
   { name: 'CORS_ORIGINS', kind: 'list', default: '' },

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { MemoryStore } from './memory';
 import type { RedisStore } from './redis';
 import { isOutage } from './errors';
-import type { MessageHandler, SharedStore, StoreBackend, Unsubscribe } from './types';
+import type { HitResult, MessageHandler, SharedStore, StoreBackend, Unsubscribe } from './types';
 
 export interface FailoverOptions {
   redis: RedisStore;
@@ -21,10 +22,16 @@ export interface FailoverOptions {
   onActiveChange?: (active: StoreBackend) => void;
   /** How often a degraded store checks that Redis answers again. Default 1 000 ms. */
   probeIntervalMs?: number;
+  /** Replicas sharing this store, when configured; otherwise counted by heartbeat. */
+  replicas?: number;
+  /** How often this process announces itself in the replica set. Default 5 000 ms. */
+  heartbeatMs?: number;
 }
 
 /** At most this many invalidations are remembered during an outage, to replay on recovery. */
 const MAX_PENDING_INVALIDATIONS = 10_000;
+/** Member set of live replicas (each refreshes its entry every heartbeat; 3 missed beats drop it). */
+const REPLICAS_KEY = 'store:replicas';
 
 /**
  * Serves every operation from Redis while it answers and from the memory store while it
@@ -32,6 +39,11 @@ const MAX_PENDING_INVALIDATIONS = 10_000;
  * operations go straight to memory (no waiting on a dead connection); a probe and the
  * client's 'ready' event detect recovery. On recovery the memory state is dropped, and
  * cache deletions made during the outage are replayed on Redis.
+ *
+ * Counters stay conservative through an outage: every count Redis returns is mirrored into
+ * memory, so the fallback continues from the last known count, and fallback results carry a
+ * share of 1/replicas (configured, or the replica set last seen by heartbeat) so that all
+ * replicas together grant no more than the limit.
  */
 export class FailoverStore implements SharedStore {
   readonly kind = 'redis' as const;
@@ -42,6 +54,9 @@ export class FailoverStore implements SharedStore {
   private readonly pendingKeys = new Set<string>();
   private readonly pendingPrefixes = new Set<string>();
   private pendingOverflow = false;
+  private readonly instanceId = randomUUID();
+  private seenReplicas = 1;
+  private readonly heartbeatTimer: NodeJS.Timeout;
 
   constructor(private readonly opts: FailoverOptions) {
     this.up = opts.connected;
@@ -50,14 +65,40 @@ export class FailoverStore implements SharedStore {
     client.on('close', () => this.markDown(new Error('connection closed')));
     client.on('ready', () => void this.probe());
     if (!this.up) this.degrade(opts.startError ?? new Error('not reachable at start'));
+    this.heartbeatTimer = setInterval(() => void this.announce(), opts.heartbeatMs ?? 5_000);
+    this.heartbeatTimer.unref();
   }
 
   get active(): StoreBackend {
     return this.up ? 'redis' : 'memory';
   }
 
-  hit(key: string, windowMs: number, cost?: number) {
-    return this.run((s) => s.hit(key, windowMs, cost));
+  /** Replicas limits are divided among during an outage: configured, else last seen in Redis (at least 1). */
+  get replicas(): number {
+    return this.opts.replicas ?? this.seenReplicas;
+  }
+
+  /** Refreshes this process's entry in the replica set and the count seen; a no-op while degraded. */
+  async announce(): Promise<void> {
+    if (!this.up || this.closed) return;
+    const ttlMs = 3 * (this.opts.heartbeatMs ?? 5_000);
+    try {
+      this.seenReplicas = Math.max(1, await this.opts.redis.addMember(REPLICAS_KEY, this.instanceId, ttlMs));
+    } catch (err) {
+      if (isOutage(err)) this.markDown(err);
+      else this.opts.logger.error({ err }, 'shared store: replica heartbeat refused');
+    }
+  }
+
+  hit(key: string, windowMs: number, cost?: number): Promise<HitResult> {
+    return this.run(async (s) => {
+      const result = await s.hit(key, windowMs, cost);
+      if (s === this.opts.redis) {
+        this.opts.memory.seedCounter(key, result.count, result.resetMs);
+        return result;
+      }
+      return { ...result, share: 1 / this.replicas };
+    });
   }
   acquireLease(key: string, holder: string, ttlMs: number) {
     return this.run((s) => s.acquireLease(key, holder, ttlMs));
@@ -113,6 +154,8 @@ export class FailoverStore implements SharedStore {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.heartbeatTimer);
+    if (this.up) await this.opts.redis.removeMember(REPLICAS_KEY, this.instanceId).catch(() => undefined);
     this.closed = true;
     this.stopProbe();
     await Promise.all([this.opts.redis.close(), this.opts.memory.close()]);
@@ -168,6 +211,7 @@ export class FailoverStore implements SharedStore {
       this.opts.memory.clear();
       this.notify();
       this.opts.logger.info({ target: this.opts.target }, 'shared store reachable again: shared state restored');
+      await this.announce();
     } catch (err) {
       this.opts.logger.debug({ err: errorText(err) }, 'shared store probe failed');
     } finally {

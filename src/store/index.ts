@@ -7,6 +7,7 @@ import type { SharedStore, StoreBackend } from './types';
 
 export type { HitResult, MessageHandler, SharedStore, StoreBackend, Unsubscribe } from './types';
 export { createMemoryStore, type MemoryStore } from './memory';
+export { FailoverStore } from './failover';
 export { createPubSub, type StorePubSub } from './pubsub';
 
 export interface SharedStoreOptions {
@@ -34,6 +35,10 @@ export interface SharedStoreOptions {
   sweepIntervalMs?: number;
   /** Called when a Redis-backed store switches between 'redis' and 'memory' (outage, recovery). */
   onActiveChange?: (active: StoreBackend) => void;
+  /** Replicas sharing the limits; unset: counted by a heartbeat in Redis (1 on the memory store). */
+  replicas?: number;
+  /** Replica heartbeat interval. Default 5 000 ms. */
+  heartbeatMs?: number;
 }
 
 /**
@@ -43,8 +48,11 @@ export interface SharedStoreOptions {
  */
 export async function createSharedStore(opts: SharedStoreOptions): Promise<SharedStore> {
   const { logger } = opts;
-  const memory = createMemoryStore({ logger, maxKeys: opts.maxKeys, sweepIntervalMs: opts.sweepIntervalMs });
+  const memory = createMemoryStore({ logger, maxKeys: opts.maxKeys, sweepIntervalMs: opts.sweepIntervalMs, replicas: opts.replicas });
   if (opts.cacheStore !== 'redis') {
+    if (opts.cacheStore === 'memory' && (opts.url || opts.host)) {
+      logger.warn('shared store: CACHE_STORE=memory, so the configured Redis address (SHARED_STORE_URL, REDIS_URL or SHARED_STORE_HOST) is ignored');
+    }
     logger.info('shared store: per-process memory (CACHE_STORE is not redis); limits and presence are per replica');
     return memory;
   }
@@ -80,7 +88,7 @@ export async function createSharedStore(opts: SharedStoreOptions): Promise<Share
   const redis = createRedisStore({ client, subscriber, keyPrefix: opts.keyPrefix, logger });
   const target = describeTarget(opts);
   if (connected) logger.info({ target }, 'shared store: redis');
-  return new FailoverStore({
+  const store = new FailoverStore({
     redis,
     memory,
     client,
@@ -90,7 +98,11 @@ export async function createSharedStore(opts: SharedStoreOptions): Promise<Share
     startError: lastError,
     probeIntervalMs: retryMaxDelayMs,
     onActiveChange: opts.onActiveChange,
+    replicas: opts.replicas,
+    heartbeatMs: opts.heartbeatMs,
   });
+  await store.announce();
+  return store;
 }
 
 /** Connects all connections, waiting at most `ms`; true when the first (commands) is ready. */

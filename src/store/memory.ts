@@ -27,6 +27,8 @@ export interface MemoryStoreOptions {
   maxKeys?: number;
   /** How often expired entries are swept. Default 5 000 ms. */
   sweepIntervalMs?: number;
+  /** Replicas each keeping their own counts: `hit` results carry a share of 1/replicas. Default 1. */
+  replicas?: number;
   now?: () => number;
 }
 
@@ -38,6 +40,11 @@ export interface MemoryStore extends SharedStore {
   sweep(): void;
   /** Drops all keys (subscriptions stay). */
   clear(): void;
+  /**
+   * Raises the counter at `key` to at least `count`, expiring in `resetMs` (a count seen in
+   * Redis, so a later outage continues from it instead of from zero).
+   */
+  seedCounter(key: string, count: number, resetMs: number): void;
 }
 
 const DEFAULT_MAX_KEYS = 10_000;
@@ -47,6 +54,7 @@ const DEFAULT_SWEEP_MS = 5_000;
 export function createMemoryStore(opts: MemoryStoreOptions): MemoryStore {
   const maxKeys = Math.max(1, opts.maxKeys ?? DEFAULT_MAX_KEYS);
   const now = opts.now ?? Date.now;
+  const share = 1 / Math.max(1, opts.replicas ?? 1);
   const logger = opts.logger;
   /** Insertion order is recency order: touching a key moves it to the end. */
   const entries = new Map<string, Entry>();
@@ -159,6 +167,13 @@ export function createMemoryStore(opts: MemoryStoreOptions): MemoryStore {
       entries.clear();
       weight = 0;
     },
+    seedCounter(key, count, resetMs) {
+      if (!Number.isSafeInteger(count) || count <= 0 || !(resetMs > 0)) return;
+      const t = now();
+      const entry = live(key, t);
+      if (entry && (entry.type !== 'string' || Number(entry.value) >= count)) return;
+      put(key, { type: 'string', value: String(count), expiresAt: t + Math.ceil(resetMs) });
+    },
 
     async hit(key: string, windowMs: number, cost = 1): Promise<HitResult> {
       const window = toTtl(windowMs, 'windowMs');
@@ -167,12 +182,12 @@ export function createMemoryStore(opts: MemoryStoreOptions): MemoryStore {
       const entry = stringEntry(key, t);
       if (!entry) {
         put(key, { type: 'string', value: String(add), expiresAt: t + window });
-        return { count: add, resetMs: window };
+        return { count: add, resetMs: window, share };
       }
       const current = Number(entry.value);
       if (!Number.isSafeInteger(current)) throw new Error(`value at ${key} is not an integer`);
       entry.value = String(current + add);
-      return { count: current + add, resetMs: entry.expiresAt - t };
+      return { count: current + add, resetMs: entry.expiresAt - t, share };
     },
 
     async acquireLease(key, holder, ttlMs) {

@@ -50,7 +50,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisStore {
 
     async hit(key: string, windowMs: number, cost = 1): Promise<HitResult> {
       const reply = (await runScript(client, HIT, [k(key)], [toTtl(windowMs, 'windowMs'), toCost(cost)])) as [number, number];
-      return { count: Number(reply[0]), resetMs: Number(reply[1]) };
+      return { count: Number(reply[0]), resetMs: Number(reply[1]), share: 1 };
     },
 
     async acquireLease(key, holder, ttlMs) {

@@ -11,6 +11,12 @@ export interface HitResult {
   count: number;
   /** Milliseconds until the window resets. */
   resetMs: number;
+  /**
+   * Fraction of a limit this process may grant against `count`: 1 when the count is shared by
+   * every replica, 1/replicas when it is only this process's (a Redis outage, or a memory store
+   * with a configured replica count).
+   */
+  share: number;
 }
 
 export type MessageHandler = (message: string) => void;

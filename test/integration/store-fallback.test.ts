@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSharedStore, type SharedStore } from '../../src/store';
-import { captureLogger, freePort, hasRedisServer, requireServices, sleep, ThrowawayRedis, waitFor } from '../helpers/store';
+import { createSharedStore, FailoverStore, type SharedStore } from '../../src/store';
+import { captureLogger, freePort, hasRedisServer, requireServices, ThrowawayRedis, waitFor } from '../helpers/store';
 
 /**
  * Fallback: with Redis unset, unreachable at start, killed or hung while running, every
@@ -37,9 +37,23 @@ async function timed(op: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
-const outageWarnings = (lines: ReturnType<typeof captureLogger>) =>
-  lines.warnings().filter((l) => l.msg.startsWith('shared store unreachable'));
-const recoveries = (lines: ReturnType<typeof captureLogger>) => lines.infos().filter((l) => l.msg.startsWith('shared store reachable again'));
+type Log = ReturnType<typeof captureLogger>;
+const outageWarnings = (lines: Log) => lines.warnings().filter((l) => l.msg.startsWith('shared store unreachable'));
+const recoveries = (lines: Log) => lines.infos().filter((l) => l.msg.startsWith('shared store reachable again'));
+const debugCount = (lines: Log, msg: string) => lines.lines.filter((l) => l.level === 20 && l.msg === msg).length;
+
+/** Waits until `n` more reconnect attempts (killed server) or recovery probes (hung server) failed. */
+async function moreFailedAttempts(log: Log, msg: 'shared store connection error' | 'shared store probe failed', n = 3): Promise<void> {
+  const from = debugCount(log, msg);
+  await waitFor(() => debugCount(log, msg) >= from + n, 10_000, `${n} more "${msg}" lines`);
+}
+
+/**
+ * A memory answer takes microseconds; a call that went to a dead or hung Redis takes at least the
+ * command timeout (or a reconnect). These bounds separate the two with a wide margin for a busy
+ * machine, instead of racing a tight wall-clock budget.
+ */
+const COMMAND_TIMEOUT_MS = 1_000;
 
 describe('shared store fallback', () => {
   it('uses memory with one info line when Redis is not configured', async () => {
@@ -62,8 +76,9 @@ describe('shared store fallback', () => {
     const log = captureLogger();
     const port = await freePort(); // nothing listens there
     const started = performance.now();
-    const store = await open({ cacheStore: 'redis', host: '127.0.0.1', port, password: 'hunter22', logger: log.logger });
-    expect(performance.now() - started).toBeLessThan(1_500);
+    const store = await open({ cacheStore: 'redis', host: '127.0.0.1', port, password: 'hunter22', logger: log.logger, connectTimeoutMs: 300 });
+    // Start is bounded by the connect timeout (ioredis alone would keep retrying forever).
+    expect(performance.now() - started).toBeLessThan(300 + 4_000);
     expect(store.kind).toBe('redis');
     expect(store.active).toBe('memory');
 
@@ -76,9 +91,9 @@ describe('shared store fallback', () => {
     await store.publish('ch', 'local');
     await waitFor(() => got.length === 1, 1_000, 'local delivery');
 
-    // Reconnect attempts keep failing in the background: still one warning.
-    await sleep(400);
-    for (let i = 0; i < 20; i++) expect(await timed(() => store.hit('ip:1', 60_000))).toBeLessThan(50);
+    // Reconnect attempts keep failing in the background: still one warning, and no call waits on them.
+    await moreFailedAttempts(log, 'shared store connection error');
+    expect(await timed(() => Promise.all(Array.from({ length: 20 }, () => store.hit('ip:1', 60_000))))).toBeLessThan(COMMAND_TIMEOUT_MS);
     expect(outageWarnings(log)).toHaveLength(1);
     expect(log.warnings()).toHaveLength(1);
     expect(JSON.stringify(log.lines)).not.toContain('hunter22');
@@ -104,17 +119,18 @@ describe.skipIf(!hasRedisServer && !requireServices)('shared store fallback with
 
     await server.kill();
 
-    // Every kind of operation still answers, quickly, from memory.
+    // Every kind of operation still answers, without waiting, from memory; the counter
+    // continues from the last count Redis gave (1), not from zero.
     const elapsed = await timed(async () => {
       const hits = await Promise.all(Array.from({ length: 50 }, () => a.hit('ip:1', 60_000)));
-      expect(Math.max(...hits.map((h) => h.count))).toBe(50);
+      expect(Math.max(...hits.map((h) => h.count))).toBe(51);
       expect(await a.acquireLease('lock', 'me', 1_000)).toBe(true);
       expect(await a.acquireLease('lock', 'you', 1_000)).toBe(false);
       expect(await a.addMember('conns', 'c1', 1_000)).toBe(1);
       await a.set('cache', 'v', 1_000);
       expect(await a.get('cache')).toBe('v');
     });
-    expect(elapsed).toBeLessThan(500);
+    expect(elapsed).toBeLessThan(COMMAND_TIMEOUT_MS);
     expect(a.active).toBe('memory');
     const local: string[] = [];
     await a.subscribe('events', (m) => local.push(m));
@@ -123,7 +139,7 @@ describe.skipIf(!hasRedisServer && !requireServices)('shared store fallback with
     const late: string[] = [];
     await a.subscribe('late', (m) => late.push(m)); // subscribed while Redis is down
 
-    await sleep(300);
+    await moreFailedAttempts(log, 'shared store connection error');
     await a.hit('ip:1', 60_000);
     expect(outageWarnings(log)).toHaveLength(1);
     expect(recoveries(log)).toHaveLength(0);
@@ -160,17 +176,19 @@ describe.skipIf(!hasRedisServer && !requireServices)('shared store fallback with
   it('bounds the wait on a hung Redis and replays cache deletions on recovery', async () => {
     const server = await throwaway();
     const log = captureLogger();
-    const store = await open({ cacheStore: 'redis', url: server.url, logger: log.logger, commandTimeoutMs: 200 });
+    const store = await open({ cacheStore: 'redis', url: server.url, logger: log.logger, commandTimeoutMs: COMMAND_TIMEOUT_MS });
     await store.set('cached', 'stale-if-not-replayed', 60_000);
     await store.set('page:1', 'p1', 60_000);
 
     server.pause();
-    // The first call waits for the command timeout, then answers from memory; later calls do not wait.
-    expect(await timed(() => store.del('cached'))).toBeLessThan(600);
+    // The first call waits for the command timeout (not longer), then answers from memory; later calls do not wait.
+    const first = await timed(() => store.del('cached'));
+    expect(first).toBeGreaterThanOrEqual(COMMAND_TIMEOUT_MS - 50);
+    expect(first).toBeLessThan(COMMAND_TIMEOUT_MS + 4_000);
     expect(store.active).toBe('memory');
-    expect(await timed(() => store.hit('ip:1', 60_000))).toBeLessThan(50);
+    expect(await timed(() => Promise.all(Array.from({ length: 20 }, () => store.hit('ip:1', 60_000))))).toBeLessThan(COMMAND_TIMEOUT_MS);
     await store.delPrefix('page:');
-    await sleep(300);
+    await moreFailedAttempts(log, 'shared store probe failed', 2);
     expect(outageWarnings(log)).toHaveLength(1);
 
     server.resume();
@@ -179,6 +197,47 @@ describe.skipIf(!hasRedisServer && !requireServices)('shared store fallback with
     expect(await store.get('cached')).toBeNull();
     expect(await store.get('page:1')).toBeNull();
     expect(log.warnings()).toHaveLength(1);
+  });
+
+  it('keeps limits conservative: the fallback continues from the last Redis count and grants a share per replica', async () => {
+    const server = await throwaway();
+    const keyPrefix = `t:${Math.random()}:`;
+    const opts = { cacheStore: 'redis' as const, url: server.url, keyPrefix, heartbeatMs: 50 };
+    const a = await open({ ...opts, logger: captureLogger().logger });
+    const b = await open({ ...opts, logger: captureLogger().logger });
+    expect(a).toBeInstanceOf(FailoverStore);
+    // Replicas announce themselves in Redis: each learns there are two.
+    await waitFor(() => (a as FailoverStore).replicas === 2 && (b as FailoverStore).replicas === 2, 5_000, 'both replicas to see two');
+
+    for (let i = 0; i < 7; i++) expect(await a.hit('ip:x', 60_000)).toMatchObject({ count: i + 1, share: 1 });
+    await server.kill();
+    const during = await a.hit('ip:x', 60_000);
+    expect(a.active).toBe('memory');
+    expect(during.count).toBe(8); // seeded from Redis's 7, not a fresh 1
+    expect(during.share).toBe(0.5);
+    expect(during.resetMs).toBeGreaterThan(0);
+    expect(during.resetMs).toBeLessThanOrEqual(60_000);
+    // b never saw the key: it counts from zero, but against its half of the limit.
+    expect(await b.hit('ip:x', 60_000)).toMatchObject({ count: 1, share: 0.5 });
+
+    await server.start();
+    await waitFor(() => a.active === 'redis', 5_000, 'recovery');
+    // Redis's counts again (the new server starts empty), shared by every replica.
+    expect(await a.hit('ip:x', 60_000)).toMatchObject({ count: 1, share: 1 });
+
+    // A replica that leaves drops out of the set (removed on close, else after three missed heartbeats).
+    await b.close();
+    await waitFor(() => (a as FailoverStore).replicas === 1, 5_000, 'the replica count to drop');
+  });
+
+  it('uses the configured replica count over the heartbeat, also on the memory store', async () => {
+    const server = await throwaway();
+    const a = await open({ cacheStore: 'redis', url: server.url, replicas: 4, logger: captureLogger().logger });
+    expect((a as FailoverStore).replicas).toBe(4);
+    await server.kill();
+    expect((await a.hit('k', 1_000)).share).toBe(0.25);
+    const memory = await open({ replicas: 3, logger: captureLogger().logger });
+    expect((await memory.hit('k', 1_000)).share).toBeCloseTo(1 / 3);
   });
 
   it('logs one warning per outage, not per call, across two outages', async () => {

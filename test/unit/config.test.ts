@@ -38,6 +38,40 @@ describe('config', () => {
     for (const key of ['GENERAL.PORT', 'INDEXER_DISABLED', 'TRUSTED_PROXY_CIDRS', 'JWT_SECRET', 'PAYLOAD_SECRET', 'CACHE_STORE']) expect(problems).toContain(key);
   });
 
+  it('accepts REDIS_URL for SHARED_STORE_URL, and a Redis address alone selects Redis', () => {
+    const viaAlias = loadConfig({ envDir: none, env: { REDIS_URL: 'redis://cache.internal:6380/2' } });
+    expect(viaAlias.store).toMatchObject({ cacheStore: 'redis', url: 'redis://cache.internal:6380/2' });
+    expect(viaAlias.secretValues).toContain('redis://cache.internal:6380/2');
+    expect(loadConfig({ envDir: none, env: { SHARED_STORE_URL: 'redis://a:6379/0' } }).store.cacheStore).toBe('redis');
+    expect(loadConfig({ envDir: none, env: { SHARED_STORE_HOST: 'cache.internal' } }).store).toMatchObject({ cacheStore: 'redis', host: 'cache.internal', port: 6379 });
+    // the setting's own name wins over the conventional alias
+    const both = loadConfig({ envDir: none, env: { SHARED_STORE_URL: 'redis://own:6379/0', REDIS_URL: 'redis://alias:6379/0' } });
+    expect(both.store.url).toBe('redis://own:6379/0');
+    // an explicit choice wins: memory, with the address kept for the store's warning
+    expect(loadConfig({ envDir: none, env: { CACHE_STORE: 'memory', REDIS_URL: 'redis://a:6379/0' } }).store.cacheStore).toBe('memory');
+    expect(loadConfig({ envDir: none, env: { CACHE_STORE: 'redis', REDIS_URL: 'redis://a:6379/0' } }).store.cacheStore).toBe('redis');
+    // nothing set: memory; empty values count as unset
+    expect(loadConfig({ envDir: none, env: { REDIS_URL: '', SHARED_STORE_URL: '' } }).store.cacheStore).toBe('memory');
+  });
+
+  it('names REDIS_URL when CACHE_STORE=redis has no address, and checks REDIS_URL like SHARED_STORE_URL', () => {
+    expect(() => loadConfig({ envDir: none, env: { CACHE_STORE: 'redis' } })).toThrow(/SHARED_STORE_URL \(or REDIS_URL\) or SHARED_STORE_HOST/);
+    expect(() => loadConfig({ envDir: none, env: { REDIS_URL: 'not a url secret-part' } })).toThrow(/SHARED_STORE_URL: is not a valid URL/);
+    try {
+      loadConfig({ envDir: none, env: { REDIS_URL: 'not a url secret-part' } });
+    } catch (e) {
+      expect((e as Error).message).not.toContain('secret-part');
+    }
+  });
+
+  it('reads DATABASE_URL and the replica count for limit shares', () => {
+    const c = loadConfig({ envDir: none, env: { DATABASE_URL: 'postgres://u@db:5432/app', SHARED_STORE_REPLICAS: '3' } });
+    expect(c.databaseUrl).toBe('postgres://u@db:5432/app');
+    expect(c.store.replicas).toBe(3);
+    expect(loadConfig({ envDir: none, env: {} }).store.replicas).toBeUndefined();
+    expect(() => loadConfig({ envDir: none, env: { SHARED_STORE_REPLICAS: '0' } })).toThrow(/SHARED_STORE_REPLICAS: must be >= 1/);
+  });
+
   it('never echoes a secret value in a validation message', () => {
     try {
       loadConfig({ envDir: none, env: { DATABASE_URL: 'not a url with hunter2' } });
