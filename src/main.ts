@@ -55,7 +55,7 @@ async function startRoles(roles: Set<Role>, config: Config, logger: Logger, shut
     const metrics = createMetrics();
     const store = await createSharedStore({ ...config.store, logger });
     shutdown.unshift(() => store.close());
-    const db = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+    const db = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, statementTimeoutMs: config.databaseStatementTimeoutMs });
     shutdown.push(() => db.close());
     const pubSub = createPubSub(store, { logger });
     const services = await createServices({ config, logger, db, store, pubSub, version: VERSION });

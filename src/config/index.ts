@@ -29,6 +29,8 @@ export interface Config {
   };
   graphql: { maxDepth: number; maxAliases: number; maxCost: number; introspection: boolean };
   databaseUrl?: string;
+  /** PostgreSQL `statement_timeout` of the API/indexer pool (0 = none): the safety net behind per-request query cancellation. */
+  databaseStatementTimeoutMs: number;
   jwt: { secret: string; issuer: string; generated: boolean };
   store: {
     cacheStore: 'redis' | 'memory';
@@ -138,6 +140,7 @@ function toConfig(raw: Record<string, Parsed>, secretValues: string[], envFiles:
       introspection: (raw['GRAPHQL.INTROSPECTION'] as boolean | undefined) ?? nodeEnv !== 'production',
     },
     databaseUrl: s('DATABASE_URL'),
+    databaseStatementTimeoutMs: i('DATABASE.STATEMENT_TIMEOUT_MS'),
     jwt: { secret: jwtSecret ?? DEV_JWT_SECRET, issuer: s('JWT_ISSUER')!, generated: !jwtSecret },
     store: {
       // An address alone means Redis; an explicit CACHE_STORE=memory wins (the store warns that it ignores the address).

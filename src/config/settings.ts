@@ -44,6 +44,7 @@ export const SETTINGS = [
   { name: 'GRAPHQL.INTROSPECTION', kind: 'bool' },
 
   { name: 'DATABASE_URL', kind: 'url', secret: true },
+  { name: 'DATABASE.STATEMENT_TIMEOUT_MS', kind: 'int', default: '30000', min: 0 },
   { name: 'JWT_SECRET', kind: 'string', secret: true, minLength: 32, requiredWhen: isProduction },
   { name: 'JWT_ISSUER', kind: 'string', default: 'platform-backend' },
 

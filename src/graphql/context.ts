@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { AccessClaims } from '../services/tokens';
 import type { Services } from '../services';
 
@@ -7,4 +8,11 @@ export interface GraphqlContext {
   auth: AccessClaims | null;
   services: Services;
   transport: 'http' | 'ws';
+  /** Aborted when the request ends unanswered (time budget over, or client gone): database work in flight is cancelled. */
+  signal?: AbortSignal;
 }
+
+/** The end of an HTTP request as one signal: its time budget ran out (timeout hook) or its connection closed (Fastify's `request.signal`). */
+export const requestSignal = (request: FastifyRequest): AbortSignal =>
+  request.timeoutSignal ? AbortSignal.any([request.timeoutSignal, request.signal]) : request.signal;
+

@@ -1,4 +1,5 @@
-import { Arg, Field, Int, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
+import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
+import type { GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
 import type { Board } from '../services/leaderboards';
 
@@ -28,19 +29,21 @@ export class LeaderboardsResolver {
   leaderboard(
     @Arg('board', () => LeaderboardBoard) board: LeaderboardBoard,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
-    @Arg('coinType', () => String, { nullable: true }) coinType?: string,
-    @Arg('week', () => String, { nullable: true, description: 'YYYY-MM-DD inside the UTC week (weekly board)' }) week?: string,
+    @Arg('coinType', () => String, { nullable: true }) coinType: string | undefined,
+    @Arg('week', () => String, { nullable: true, description: 'YYYY-MM-DD inside the UTC week (weekly board)' }) week: string | undefined,
+    @Ctx() ctx: GraphqlContext,
   ): Promise<LeaderboardEntry[]> {
-    return this.services.leaderboards.top({ board: board as Board, limit, coinType: coinType ?? undefined, week: week ?? undefined });
+    return this.services.leaderboards.top({ board: board as Board, limit, coinType: coinType ?? undefined, week: week ?? undefined }, { signal: ctx.signal });
   }
 
   @Query(() => LeaderboardEntry, { nullable: true, description: "A player's rank on a leaderboard" })
   leaderboardRank(
     @Arg('board', () => LeaderboardBoard) board: LeaderboardBoard,
     @Arg('player', () => String) player: string,
-    @Arg('coinType', () => String, { nullable: true }) coinType?: string,
-    @Arg('week', () => String, { nullable: true }) week?: string,
+    @Arg('coinType', () => String, { nullable: true }) coinType: string | undefined,
+    @Arg('week', () => String, { nullable: true }) week: string | undefined,
+    @Ctx() ctx: GraphqlContext,
   ): Promise<LeaderboardEntry | null> {
-    return this.services.leaderboards.rankOf({ board: board as Board, player, coinType: coinType ?? undefined, week: week ?? undefined });
+    return this.services.leaderboards.rankOf({ board: board as Board, player, coinType: coinType ?? undefined, week: week ?? undefined }, { signal: ctx.signal });
   }
 }

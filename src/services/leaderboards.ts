@@ -1,5 +1,5 @@
 import { normalizeStructTag } from '@mysten/sui/utils';
-import type { Db } from '../db/client';
+import type { Db, QueryOptions } from '../db/client';
 import { AppError } from '../errors';
 import type { SharedStore } from '../store';
 
@@ -26,8 +26,9 @@ export interface LeaderboardQuery {
 }
 
 export interface LeaderboardService {
-  top(q: LeaderboardQuery): Promise<LeaderboardEntry[]>;
-  rankOf(q: Omit<LeaderboardQuery, 'limit'> & { player: string }): Promise<LeaderboardEntry | null>;
+  /** `opts.signal`: the caller's request; when it ends, the database query is cancelled. */
+  top(q: LeaderboardQuery, opts?: QueryOptions): Promise<LeaderboardEntry[]>;
+  rankOf(q: Omit<LeaderboardQuery, 'limit'> & { player: string }, opts?: QueryOptions): Promise<LeaderboardEntry | null>;
   /** Called by the indexer after each commit; drops cached reads on every replica. */
   invalidate(): Promise<void>;
   cacheStats(): { hits: number; misses: number; entries: number };
@@ -85,26 +86,33 @@ export async function createLeaderboardService(opts: { db: Db; store: SharedStor
     return { board: q.board, limit, coinType: q.board === 'xp' ? null : q.coinType ? normalizeCoin(q.coinType) : DEFAULT_COIN, week };
   }
 
-  /** One SQL per board: rows ordered by score, ties broken by address for a stable rank. */
-  function source(board: Board): { table: string; score: string; count: string; player: string; vip: string; weekly: boolean } {
+  /** One table per board: rows ordered by score, ties broken by address for a stable rank. */
+  function source(board: Board): { table: string; score: string; count: string | null; player: string; vip: string | null } {
     switch (board) {
       case 'xp':
-        return { table: 'xp_leaderboard', score: 'total_xp', count: 'NULL::int', player: 'player', vip: 'vip_level', weekly: false };
+        return { table: 'xp_leaderboard', score: 'total_xp', count: null, player: 'player', vip: 'vip_level' };
       case 'bet':
-        return { table: 'bet_leaderboard', score: 'total_wagered', count: 'bet_count', player: 'player', vip: 'NULL::int', weekly: false };
+        return { table: 'bet_leaderboard', score: 'total_wagered', count: 'bet_count', player: 'player', vip: null };
       case 'weekly_bet':
-        return { table: 'weekly_bet_leaderboard', score: 'total_wagered', count: 'bet_count', player: 'player', vip: 'NULL::int', weekly: true };
+        return { table: 'weekly_bet_leaderboard', score: 'total_wagered', count: 'bet_count', player: 'player', vip: null };
       case 'referral':
-        return { table: 'referral_leaderboard', score: 'total_rewards', count: 'referral_count', player: 'referrer', vip: 'NULL::int', weekly: false };
+        return { table: 'referral_leaderboard', score: 'total_rewards', count: 'referral_count', player: 'referrer', vip: null };
     }
   }
 
-  function filters(p: ReturnType<typeof parse>, params: unknown[]): string {
-    const where: string[] = [];
-    if (p.coinType !== null) where.push(`coin_type = $${params.push(p.coinType)}`);
-    if (p.week) where.push(`week_start = $${params.push(p.week.toISOString().slice(0, 10))}::date`);
-    return where.length ? `WHERE ${where.join(' AND ')}` : '';
+  /** The columns a board row is read with, qualified by `alias`. */
+  function selectList(s: ReturnType<typeof source>, alias: string): string {
+    const col = (c: string | null) => (c ? `${alias}.${c}` : 'NULL::int');
+    return `${alias}.${s.player} AS player, ${alias}.${s.score}::text AS score, ${col(s.count)} AS count, ${col(s.vip)} AS vip_level`;
   }
+
+  /** The board's filter conditions (coin, week) for a table alias; parameters are pushed once. */
+  function filters(p: ReturnType<typeof parse>, params: unknown[]): (alias: string) => string[] {
+    const coin = p.coinType !== null ? `$${params.push(p.coinType)}` : null;
+    const week = p.week ? `$${params.push(p.week.toISOString().slice(0, 10))}::date` : null;
+    return (alias) => [...(coin ? [`${alias}.coin_type = ${coin}`] : []), ...(week ? [`${alias}.week_start = ${week}`] : [])];
+  }
+  const where = (conds: string[]) => (conds.length ? `WHERE ${conds.join(' AND ')}` : '');
 
   const toEntry = (row: Row, rank: number, coinType: string | null): LeaderboardEntry => ({
     rank,
@@ -116,7 +124,7 @@ export async function createLeaderboardService(opts: { db: Db; store: SharedStor
   });
 
   return {
-    async top(q) {
+    async top(q, queryOpts) {
       const p = parse(q);
       const key = JSON.stringify([p.board, p.coinType, p.week?.getTime() ?? null, p.limit]);
       const hit = cache.get(key);
@@ -127,29 +135,33 @@ export async function createLeaderboardService(opts: { db: Db; store: SharedStor
       stats.misses++;
       const s = source(p.board);
       const params: unknown[] = [];
-      const where = filters(p, params);
+      const board = filters(p, params);
       const rows = await opts.db.query<Row>(
-        `SELECT ${s.player} AS player, ${s.score}::text AS score, ${s.count} AS count, ${s.vip} AS vip_level
-           FROM ${s.table} ${where} ORDER BY ${s.score} DESC, ${s.player} ASC LIMIT $${params.push(p.limit)}`,
+        `SELECT ${selectList(s, 't')} FROM ${s.table} t ${where(board('t'))}
+          ORDER BY t.${s.score} DESC, t.${s.player} ASC LIMIT $${params.push(p.limit)}`,
         params,
+        queryOpts,
       );
       const value = rows.map((row, i) => toEntry(row, i + 1, p.coinType));
       cache.set(key, { at: Date.now(), value });
       return value;
     },
-    async rankOf(q) {
+    async rankOf(q, queryOpts) {
       const p = parse({ ...q, limit: 1 });
       const s = source(p.board);
       const params: unknown[] = [];
-      const where = filters(p, params);
-      const playerParam = `$${params.push(q.player)}`;
+      const board = filters(p, params);
+      const me = `$${params.push(q.player)}`;
+      // Rank = 1 + rows strictly ahead in (score DESC, player ASC) order, counted as two range
+      // scans of the (filters, score DESC, player) index: higher scores, then equal scores with a
+      // lower address. Index-only and sort-free; the cost grows with the rank, not the board.
       const rows = await opts.db.query<Row & { rank: string }>(
-        `WITH board AS (SELECT ${s.player} AS player, ${s.score} AS raw_score, ${s.count} AS count, ${s.vip} AS vip_level FROM ${s.table} ${where}),
-              me AS (SELECT * FROM board WHERE player = ${playerParam})
-         SELECT me.player, me.raw_score::text AS score, me.count, me.vip_level,
-                (SELECT count(*) FROM board b WHERE b.raw_score > me.raw_score OR (b.raw_score = me.raw_score AND b.player < me.player)) + 1 AS rank
-           FROM me`,
+        `SELECT ${selectList(s, 'me')},
+                1 + (SELECT count(*) FROM ${s.table} b ${where([...board('b'), `b.${s.score} > me.${s.score}`])})
+                  + (SELECT count(*) FROM ${s.table} b ${where([...board('b'), `b.${s.score} = me.${s.score}`, `b.${s.player} < me.${s.player}`])}) AS rank
+           FROM ${s.table} me ${where([...board('me'), `me.${s.player} = ${me}`])}`,
         params,
+        queryOpts,
       );
       return rows[0] ? toEntry(rows[0], Number(rows[0].rank), p.coinType) : null;
     },
