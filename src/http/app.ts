@@ -16,6 +16,7 @@ import { registerErrorHandling } from './error-handler';
 import { registerMetrics } from './metrics';
 import { registerRequestTimeout } from './timeout';
 import { registerSecurity } from './security';
+import { registerOpenApi } from './openapi';
 import { restRoutes } from './rest';
 import './types';
 
@@ -71,6 +72,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const gateway = createGraphqlWsGateway({ schema: deps.schema, services, store: deps.store, logger: deps.logger, limits: config.graphql, caps });
   registerGraphqlWs(app, gateway, handler);
 
+  await registerOpenApi(app, { version: services.system.info().version });
   await app.register(restRoutes, { prefix: '/api', services });
   if (deps.extraRoutes) await deps.extraRoutes(app);
   return app;

@@ -1,14 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors';
 import type { Services } from '../../services';
+import { webhookRouteSchema } from './blog-schemas';
 
 /** The content partner's article webhook (authenticated by a shared secret, not a JWT). */
 export async function blogRoutes(app: FastifyInstance, services: Services): Promise<void> {
   app.post(
     '/blog/webhooks/contentpartner',
-    { config: { skipAuth: true, rateLimit: { max: 600, windowMs: 60_000, bucket: 'contentpartner' } } },
+    {
+      schema: webhookRouteSchema,
+      // The schema documents the body; cms/webhook/parse.ts judges it, so every refusal carries the webhook's own code.
+      attachValidation: true,
+      config: { skipAuth: true, rateLimit: { max: 600, windowMs: 60_000, bucket: 'contentpartner' } },
+      // Before body validation, so a caller without the secret learns nothing about the body.
+      preValidation: async (request) => {
+        if (!services.blog.authorizeWebhook(request.headers)) throw new AppError('UNAUTHENTICATED', 'Missing or invalid webhook secret');
+      },
+    },
     async (request, reply) => {
-      if (!services.blog.authorizeWebhook(request.headers)) throw new AppError('UNAUTHENTICATED', 'Missing or invalid webhook secret');
       const result = await services.blog.handleDelivery(request.body);
       reply.code(result.status);
       return {

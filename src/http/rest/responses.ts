@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { ERROR_STATUS, type ErrorCode } from '../../errors';
+
+/** `$id` of the one error-body schema; routes reference it, the OpenAPI document names it. */
+export const ERROR_RESPONSE_ID = 'ErrorResponse';
+
+/** JSON schema of `errorBody()` (src/errors.ts): the body of every 4xx/5xx answer. */
+export const errorResponseSchema = {
+  $id: ERROR_RESPONSE_ID,
+  type: 'object',
+  description: 'Every error answer has this shape; `code` names the failure, the status follows from it (src/errors.ts).',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+        message: { type: 'string' },
+        requestId: { type: 'string' },
+        details: { type: 'object', additionalProperties: true, description: 'VALIDATION_FAILED: `{ issues: [{ path, message }] }`' },
+      },
+    },
+  },
+} as const;
+
+/** Errors any rate-limited `/api` route can answer with (admission, request timeout, unexpected failure). */
+export const COMMON_ERRORS: readonly ErrorCode[] = ['RATE_LIMITED', 'INTERNAL', 'REQUEST_TIMEOUT'];
+
+/**
+ * Response schemas for the given error codes, one entry per HTTP status, each referencing the
+ * shared error schema and naming its possible codes.
+ */
+export function errorResponses(codes: readonly ErrorCode[]): Record<number, { description: string; $ref: string }> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [status, { description: list.join(', '), $ref: `${ERROR_RESPONSE_ID}#` }]),
+  );
+}
+
+/** Registers the shared schemas on the REST scope (before its routes). */
+export function addSharedSchemas(app: FastifyInstance): void {
+  app.addSchema(errorResponseSchema);
+}

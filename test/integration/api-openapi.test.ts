@@ -1,0 +1,226 @@
+/**
+ * The OpenAPI document and the reference page, over real HTTP: the document is valid OpenAPI
+ * (a maintained validator), lists every `/api` route the app registered with schemas for
+ * parameters, bodies and responses, the page loads its assets from this server only (and
+ * renders the operations in headless Chromium), and Fastify's own validation of the declared
+ * schemas answers in the one error shape.
+ */
+import { existsSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApi, type TestApi } from '../helpers/api';
+import { testEnv } from '../helpers/env';
+
+const SECRET = 'openapi-test-webhook-secret-0123456789';
+const CHROMIUM = '/usr/bin/chromium';
+const DOC_ROUTES = /^\/api\/(docs|openapi\.json)(\/|$)/;
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+let api: TestApi;
+let doc: OpenAPIV3_1.Document;
+
+/** Every `/api` route the app registered (HEAD routes are Fastify's automatic twins of GET). */
+function registeredApiRoutes(): Map<string, Set<string>> {
+  const routes = new Map<string, Set<string>>();
+  // printRoutes draws a tree: a child line continues its parent's path, 4 columns deeper.
+  const stack: string[] = [];
+  for (const line of api.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const m = /^([│ ]*)[├└]── (\S+)(?: \(([A-Z, ]+)\))?/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length / 4;
+    stack.length = depth;
+    stack.push(m[2]!);
+    const path = stack.join('');
+    if (!m[3] || !path.startsWith('/api/') || DOC_ROUTES.test(path)) continue;
+    const methods = m[3].split(', ').filter((x) => x !== 'HEAD');
+    const key = path.replace(/:(\w+)/g, '{$1}');
+    routes.set(key, new Set([...(routes.get(key) ?? []), ...methods.map((x) => x.toLowerCase())]));
+  }
+  return routes;
+}
+
+function operations(): Array<{ path: string; method: string; op: OpenAPIV3_1.OperationObject }> {
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    HTTP_METHODS.filter((method) => item?.[method]).map((method) => ({ path, method, op: item![method]! })),
+  );
+}
+
+const errorShape = (code: string) => ({ error: { code, message: expect.any(String), requestId: expect.any(String) } });
+
+beforeAll(async () => {
+  api = await startApi({ env: { WEBHOOK_SECRET: SECRET } });
+  const res = await fetch(`${api.url}/api/openapi.json`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('application/json');
+  doc = (await res.json()) as OpenAPIV3_1.Document;
+});
+afterAll(async () => api?.close());
+
+describe('GET /api/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc) as unknown as Record<string, unknown>);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('lists every registered /api route with its methods, and nothing else', () => {
+    const registered = registeredApiRoutes();
+    expect(registered.size).toBeGreaterThanOrEqual(6);
+    const documented = new Map(Object.entries(doc.paths ?? {}).map(([path, item]) => [path, new Set(HTTP_METHODS.filter((m) => item?.[m]))]));
+    expect(documented).toEqual(registered);
+    expect(Object.keys(doc.paths ?? {}).filter((p) => !p.startsWith('/api/'))).toEqual([]);
+  });
+
+  it('declares parameters, bodies and responses with schemas for every operation', () => {
+    for (const { path, method, op } of operations()) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(op.tags?.length, where).toBeGreaterThan(0);
+      const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const declared = (op.parameters ?? []) as OpenAPIV3_1.ParameterObject[];
+      expect(declared.filter((p) => p.in === 'path').map((p) => p.name).sort(), where).toEqual(pathParams.sort());
+      for (const p of declared) expect(p.schema, `${where} ${p.name}`).toBeDefined();
+      if (method === 'post') {
+        const body = op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined;
+        expect(body?.content['application/json']?.schema, where).toBeDefined();
+      }
+      const responses = Object.entries(op.responses ?? {}) as Array<[string, OpenAPIV3_1.ResponseObject]>;
+      expect(responses.some(([status]) => status.startsWith('2')), where).toBe(true);
+      expect(responses.some(([status]) => status.startsWith('5')), where).toBe(true);
+      for (const [status, response] of responses) {
+        const schema = response.content?.['application/json']?.schema as OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject | undefined;
+        expect(schema, `${where} ${status}`).toBeDefined();
+        if (/^[45]/.test(status)) {
+          expect(schema, `${where} ${status}`).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+          expect(response.description, `${where} ${status}`).toMatch(/^[A-Z_]+(, [A-Z_]+)*$/);
+        }
+      }
+    }
+    expect(operations().filter((o) => o.method === 'get' && o.path.includes('{')).every((o) => (o.op.parameters ?? []).length > 0)).toBe(true);
+  });
+
+  it('defines the error shape once, as a component every error response references', () => {
+    const errorSchema = doc.components?.schemas?.ErrorResponse as OpenAPIV3_1.SchemaObject;
+    expect(errorSchema.required).toEqual(['error']);
+    const inner = errorSchema.properties?.error as OpenAPIV3_1.SchemaObject;
+    expect(Object.keys(inner.properties ?? {}).sort()).toEqual(['code', 'details', 'message', 'requestId']);
+    expect((inner.properties?.code as OpenAPIV3_1.SchemaObject).enum).toEqual(expect.arrayContaining(['VALIDATION_FAILED', 'RATE_LIMITED', 'INTERNAL']));
+  });
+
+  it('hides /graphql, /metrics and the docs routes themselves', () => {
+    expect(Object.keys(doc.paths ?? {}).filter((p) => /graphql|metrics|\/docs|openapi/.test(p))).toEqual([]);
+  });
+});
+
+describe('Fastify validates against the declared schemas', () => {
+  it('answers a bad path parameter or query with VALIDATION_FAILED in the error shape', async () => {
+    for (const url of ['/api/analytics/leaderboards/nope', '/api/stats/leaderboards/xp?limit=0', '/api/analytics/leaderboards/weekly_bet?week=last-week']) {
+      const res = await fetch(`${api.url}${url}`);
+      expect(res.status, url).toBe(400);
+      const body = await res.json();
+      expect(body, url).toMatchObject(errorShape('VALIDATION_FAILED'));
+      expect(body.error.details.issues.length, url).toBeGreaterThan(0);
+    }
+  });
+
+  it('answers a good request with the documented body', async () => {
+    const top = await fetch(`${api.url}/api/analytics/leaderboards/xp?limit=5`);
+    expect(top.status).toBe(200);
+    expect(await top.json()).toEqual({ board: 'xp', entries: [] });
+    const player = await fetch(`${api.url}/api/stats/leaderboards/bet/players/0xabc`);
+    expect(await player.json()).toEqual({ board: 'bet', entry: null });
+    const cache = await fetch(`${api.url}/api/stats/cache`);
+    expect(Object.keys((await cache.json()).leaderboards).sort()).toEqual(['entries', 'hits', 'misses']);
+  });
+
+  it('refuses a webhook body of the wrong shape with VALIDATION_FAILED, but only after the secret is checked', async () => {
+    const post = (body: unknown, authorization?: string) =>
+      fetch(`${api.url}/api/blog/webhooks/contentpartner`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        body: JSON.stringify(body),
+      });
+    const badBodies: unknown[] = ['not an object', { event: 'article.deleted', delivery_id: 'x-1' }, { event: 'article.published', delivery_id: 'x-2', article: 'text' }];
+    for (const body of badBodies) {
+      const res = await post(body, `Bearer ${SECRET}`);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      const answer = await res.json();
+      expect(answer).toMatchObject(errorShape('VALIDATION_FAILED'));
+      expect(answer.error.details.issues[0]).toMatchObject({ message: expect.any(String) });
+
+      const anonymous = await post(body);
+      expect(anonymous.status).toBe(401);
+      expect(await anonymous.json()).toMatchObject(errorShape('UNAUTHENTICATED'));
+    }
+  });
+});
+
+describe('GET /api/docs', () => {
+  it('serves the reference page with its scripts and styles from this server', async () => {
+    const page = await fetch(`${api.url}/api/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/https?:/);
+    const html = await page.text();
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1]!, page.url));
+    expect(assets.filter((u) => u.pathname.endsWith('.js')).length).toBeGreaterThanOrEqual(3);
+    expect(assets.filter((u) => u.pathname.endsWith('.css')).length).toBeGreaterThanOrEqual(1);
+    for (const asset of assets) {
+      expect(asset.origin).toBe(api.url);
+      const res = await fetch(asset);
+      expect(res.status, asset.pathname).toBe(200);
+      expect((await res.arrayBuffer()).byteLength, asset.pathname).toBeGreaterThan(0);
+    }
+    // The page's script loads the document from ./json beside it: the same document.
+    const initializer = await (await fetch(`${api.url}/api/docs/static/swagger-initializer.js`)).text();
+    expect(initializer).toContain("resolveUrl('./json')");
+    expect(await (await fetch(`${api.url}/api/docs/json`)).json()).toEqual(doc);
+  });
+
+  const haveChromium = existsSync(CHROMIUM);
+  if (!haveChromium && testEnv.requireServices) throw new Error(`REQUIRE_SERVICES=1 but ${CHROMIUM} is missing`);
+  describe.skipIf(!haveChromium)('in headless Chromium', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      });
+    });
+    afterAll(async () => browser?.close());
+
+    it('renders every operation, loading only from this server, with no CSP violation or script error', async () => {
+      const page = await browser.newPage();
+      const requested: string[] = [];
+      const problems: string[] = [];
+      page.on('request', (r) => requested.push(r.url()));
+      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+      });
+      await page.goto(`${api.url}/api/docs`);
+      const expected = operations().map((o) => `${o.method.toUpperCase()} ${o.path}`).sort();
+      const rendered = async () =>
+        (
+          await page.locator('.opblock-summary').evaluateAll((els) =>
+            els.map((el) => `${el.querySelector('.opblock-summary-method')?.textContent} ${el.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+          )
+        ).sort();
+      await expect.poll(rendered, { timeout: 20_000 }).toEqual(expected);
+
+      // Expanding the webhook operation shows its documented body and error responses.
+      await page.locator('.opblock-post .opblock-summary').first().click();
+      await expect.poll(() => page.locator('.opblock-post .responses-table').first().textContent(), { timeout: 10_000 }).toContain('401');
+      expect(problems).toEqual([]);
+      expect(requested.filter((u) => !u.startsWith(`${api.url}/`) && !u.startsWith('data:'))).toEqual([]);
+      expect(requested).toContain(`${api.url}/api/docs/json`);
+      await page.close();
+    }, 60_000);
+  });
+});
