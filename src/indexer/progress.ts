@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { IndexerStatus } from './status.js';
+import type { IndexerStatus } from '../chain-events/indexer-status.js';
 
 export interface ProgressStream {
   isTTY?: boolean;

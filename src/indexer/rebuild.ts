@@ -1,5 +1,6 @@
 import type { Db } from '../db/client.js';
-import { INDEXER_LOCK_KEY } from './status.js';
+import { LEADERBOARD_SPECS, recomputedBoard } from '../chain-events/leaderboards.js';
+import { INDEXER_LOCK_KEY } from './leader-lock.js';
 
 interface BoardSpec {
   table: string;
@@ -9,40 +10,8 @@ interface BoardSpec {
   computed: string;
 }
 
-// The same rules as the live projections in rows.ts, as whole-table aggregates.
-export const BOARDS: readonly BoardSpec[] = [
-  {
-    table: 'bet_leaderboard',
-    keys: ['player', 'coin_type'],
-    values: ['total_wagered', 'total_payout', 'bet_count', 'win_count'],
-    computed: `SELECT player, coin_type, sum(stake) AS total_wagered, sum(payout) AS total_payout,
-                      count(*)::int AS bet_count, (count(*) FILTER (WHERE won))::int AS win_count
-                 FROM bet_result_event GROUP BY player, coin_type`,
-  },
-  {
-    table: 'weekly_bet_leaderboard',
-    keys: ['week_start', 'player', 'coin_type'],
-    values: ['total_wagered', 'total_payout', 'bet_count', 'win_count'],
-    computed: `SELECT date_trunc('week', timestamp_ms AT TIME ZONE 'UTC')::date AS week_start, player, coin_type,
-                      sum(stake) AS total_wagered, sum(payout) AS total_payout,
-                      count(*)::int AS bet_count, (count(*) FILTER (WHERE won))::int AS win_count
-                 FROM bet_result_event GROUP BY 1, player, coin_type`,
-  },
-  {
-    table: 'xp_leaderboard',
-    keys: ['player'],
-    values: ['total_xp', 'vip_level'],
-    computed: `SELECT DISTINCT ON (player) player, total_exp AS total_xp, vip_level
-                 FROM vip_exp_progress_event ORDER BY player, total_exp DESC, id DESC`,
-  },
-  {
-    table: 'referral_leaderboard',
-    keys: ['referrer', 'coin_type'],
-    values: ['total_rewards', 'referral_count'],
-    computed: `SELECT referrer, coin_type, sum(amount) AS total_rewards, count(DISTINCT referee)::int AS referral_count
-                 FROM referral_reward_event GROUP BY referrer, coin_type`,
-  },
-];
+// The same rules as the live projections (one registry entry per board), as whole-table aggregates.
+const BOARDS: readonly BoardSpec[] = LEADERBOARD_SPECS.map((b) => ({ table: b.table, keys: b.keys, values: b.values, computed: recomputedBoard(b) }));
 
 export interface BoardDifference {
   board: string;

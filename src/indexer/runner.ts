@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { INDEXER_STATUS_KEY, type IndexerMode, type IndexerStatus } from '../chain-events/indexer-status.js';
+import type { BetResult } from '../chain-events/kinds.js';
 import type { Db, Lease } from '../db/client.js';
 import type { ActivityService } from '../services/activity.js';
 import type { LeaderboardService } from '../services/leaderboards.js';
@@ -9,12 +11,12 @@ import { backoffDelay, sleep } from './backoff.js';
 import { coalesce } from './coalesce.js';
 import { classifyWriteError } from './errors.js';
 import { followKind, type Batch } from './follow.js';
-import { KIND_LIST, type AnyEventKind, type BetResult, type EventKind, type KindData, type KindKey } from './kinds.js';
+import { KIND_LIST, type AnyEventKind, type EventKind, type KindData, type KindKey } from './kinds.js';
 import { createIndexerMetrics, type IndexerMetrics } from './metrics.js';
 import { startProgressReporter, type ProgressStream } from './progress.js';
 import { createEventSource, type EventSource, type Transport } from './sources/index.js';
 import { createIndexerState } from './state.js';
-import { INDEXER_LOCK_KEY, INDEXER_STATUS_KEY, type IndexerMode, type IndexerStatus } from './status.js';
+import { INDEXER_LOCK_KEY } from './leader-lock.js';
 import { createEventStore } from './store.js';
 import { createTipReader, type TipReader } from './tip.js';
 
@@ -105,16 +107,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
 
   /** Where each kind resumes, and the chain time of its last stored event (for lag). */
   async function restore(kind: AnyEventKind): Promise<string | null> {
-    const stored = await events.loadCursor(kind.key);
-    const rows = await db.query<{ checkpoint: string | null; at: string | number | null }>(
-      `SELECT c.last_checkpoint::text AS checkpoint,
-              (SELECT (extract(epoch FROM e.timestamp_ms) * 1000)::float8 FROM ${kind.key} e
-                WHERE e.tx_digest = c.last_tx_digest AND e.event_seq = c.last_event_seq) AS at
-         FROM "cursor" c WHERE c.event_kind = $1`,
-      [kind.key],
-    );
-    const row = rows[0];
-    state.restored(kind.key, row?.checkpoint ? BigInt(row.checkpoint) : null, row?.at == null ? null : Number(row.at));
+    const [stored, position] = await Promise.all([events.loadCursor(kind.key), events.loadPosition(kind.key)]);
+    state.restored(kind.key, position.checkpoint, position.lastEventAtMs);
     if (stored && stored.transport !== config.transport) {
       logger.warn({ kind: kind.key, stored: stored.transport, transport: config.transport }, 'stored cursor belongs to another transport: re-reading from genesis (stored events are skipped)');
       return null;

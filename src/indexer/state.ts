@@ -1,5 +1,5 @@
-import type { KindKey } from './kinds.js';
-import type { IndexerMode, IndexerStatus, KindStatus } from './status.js';
+import type { KindKey } from '../chain-events/kinds.js';
+import type { IndexerMode, IndexerStatus, KindStatus } from '../chain-events/indexer-status.js';
 
 interface KindState {
   kind: KindKey;

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.js';
 import type { Batch } from './follow.js';
-import type { KindData, KindKey } from './kinds.js';
+import { tableOf, type KindData, type KindKey } from '../chain-events/kinds.js';
 import { insertStatement, TABLES, type TableSpec } from './rows.js';
 import type { Transport } from './sources/types.js';
 
@@ -11,6 +11,13 @@ export interface StoredCursor {
   transport: Transport;
   cursor: string | null;
   eventsIndexed: bigint;
+}
+
+/** Where a kind's last stored event sits on the chain (for lag and progress). */
+export interface StoredPosition {
+  checkpoint: bigint | null;
+  /** Chain time of the last stored event, epoch ms. */
+  lastEventAtMs: number | null;
 }
 
 export interface WriteResult {
@@ -27,6 +34,8 @@ export class CursorConflictError extends Error {
 export interface EventStore {
   /** The stored position of a kind, or null. A cursor of another transport is returned as is: compare `transport`. */
   loadCursor(kind: KindKey): Promise<StoredCursor | null>;
+  /** Checkpoint and chain time of the kind's last stored event; nulls before its first batch. */
+  loadPosition(kind: KindKey): Promise<StoredPosition>;
   /** Cursor to resume `kind` on `transport`: the stored one if it was issued by that transport, else null (from genesis; replays are skipped). */
   resumeCursor(kind: KindKey, transport: Transport): Promise<string | null>;
   /** Writes the batch's rows, the leaderboard updates for the inserted rows, and the cursor, in one transaction. */
@@ -41,6 +50,18 @@ export function createEventStore({ db }: { db: Pick<Db, 'prisma'> }): EventStore
     );
     const row = rows[0];
     return row ? { transport: row.transport as Transport, cursor: row.cursor, eventsIndexed: BigInt(row.events_indexed) } : null;
+  }
+
+  async function loadPosition(kind: KindKey): Promise<StoredPosition> {
+    const rows = await db.prisma.$queryRawUnsafe<Array<{ checkpoint: string | null; at: string | number | null }>>(
+      `SELECT c.last_checkpoint::text AS checkpoint,
+              (SELECT (extract(epoch FROM e.timestamp_ms) * 1000)::float8 FROM ${tableOf(kind)} e
+                WHERE e.tx_digest = c.last_tx_digest AND e.event_seq = c.last_event_seq) AS at
+         FROM "cursor" c WHERE c.event_kind = $1`,
+      kind,
+    );
+    const row = rows[0];
+    return { checkpoint: row?.checkpoint ? BigInt(row.checkpoint) : null, lastEventAtMs: row?.at == null ? null : Number(row.at) };
   }
 
   async function writeBatch<K extends KindKey>(batch: Batch<K, KindData<K>>, transport: Transport): Promise<WriteResult> {
@@ -82,6 +103,7 @@ export function createEventStore({ db }: { db: Pick<Db, 'prisma'> }): EventStore
 
   return {
     loadCursor,
+    loadPosition,
     async resumeCursor(kind, transport) {
       const stored = await loadCursor(kind);
       return stored && stored.transport === transport ? stored.cursor : null;

@@ -1,6 +1,6 @@
+import { INDEXER_STATUS_KEY, type IndexerStatus } from '../chain-events/indexer-status';
+import { KIND_SPECS, tableOf, type KindKey } from '../chain-events/kinds';
 import type { Db } from '../db/client';
-import { KIND_LIST, type KindKey } from '../indexer/kinds';
-import { INDEXER_STATUS_KEY, type IndexerStatus } from '../indexer/status';
 import type { SharedStore } from '../store';
 
 export interface IndexerKindView {
@@ -53,11 +53,11 @@ interface CursorRow {
   last_event_at: Date | string | null;
 }
 
-// Kind keys are our own constants (the names of their tables), never user input.
-const POSITIONS_SQL = KIND_LIST.map(
+// Kind keys and tables come from the registry, never from user input.
+const POSITIONS_SQL = KIND_SPECS.map(
   (k) => `SELECT '${k.key}'::text AS kind, c.transport, c.cursor, c.last_tx_digest, c.last_event_seq,
        c.last_checkpoint::text AS last_checkpoint, c.events_indexed::text AS events_indexed, c.updated_at,
-       (SELECT e.timestamp_ms FROM ${k.key} e WHERE e.tx_digest = c.last_tx_digest AND e.event_seq = c.last_event_seq) AS last_event_at
+       (SELECT e.timestamp_ms FROM ${tableOf(k.key)} e WHERE e.tx_digest = c.last_tx_digest AND e.event_seq = c.last_event_seq) AS last_event_at
   FROM (SELECT 1) one LEFT JOIN "cursor" c ON c.event_kind = '${k.key}'`,
 ).join('\nUNION ALL\n');
 

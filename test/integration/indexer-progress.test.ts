@@ -3,7 +3,7 @@ import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chai
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { caughtUp, inProcessIndexer, waitUntil } from '../helpers/indexer.js';
 import { renderProgressLine } from '../../src/indexer/progress.js';
-import type { IndexerStatus } from '../../src/indexer/status.js';
+import type { IndexerStatus } from '../../src/chain-events/indexer-status.js';
 
 let chain: SuiChainFixture;
 

@@ -1,5 +1,7 @@
 import type { KindKey } from './kinds.js';
 
+// The status snapshot the indexer leader publishes to the shared store and services read back.
+
 /** backfill: some kind has not reached the chain tip yet; live: every kind follows the tip; standby: not the leader. */
 export type IndexerMode = 'standby' | 'backfill' | 'live';
 
@@ -40,5 +42,3 @@ export interface IndexerStatus {
 
 /** Shared-store key under which the leader publishes its status (with a short expiry). */
 export const INDEXER_STATUS_KEY = 'indexer:status';
-/** Advisory lock key that elects the one indexing process. */
-export const INDEXER_LOCK_KEY = 'platform:indexer:leader';
