@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { requestSignal } from '../../graphql/context';
 import type { Services } from '../../services';
 import { BOARDS, MAX_LEADERBOARD_LIMIT, type Board } from '../../services/leaderboards';
 import { COMMON_ERRORS, errorResponses } from './responses';
@@ -67,7 +68,7 @@ export async function analyticsRoutes(app: FastifyInstance, services: Services):
       },
       async (request) => ({
         board: request.params.board,
-        entries: await services.leaderboards.top({ board: request.params.board, ...request.query }),
+        entries: await services.leaderboards.top({ board: request.params.board, ...request.query }, { signal: requestSignal(request) }),
       }),
     );
     app.get<{ Params: BoardParams & { player: string }; Querystring: Omit<BoardQuery, 'limit'> }>(
@@ -94,7 +95,7 @@ export async function analyticsRoutes(app: FastifyInstance, services: Services):
       },
       async (request) => {
         const { player, board } = request.params;
-        return { board, entry: await services.leaderboards.rankOf({ board, player, ...request.query }) };
+        return { board, entry: await services.leaderboards.rankOf({ board, player, ...request.query }, { signal: requestSignal(request) }) };
       },
     );
   }
