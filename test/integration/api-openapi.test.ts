@@ -5,9 +5,9 @@
  * renders the operations in headless Chromium), and Fastify's own validation of the declared
  * schemas answers in the one error shape.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import type { OpenAPIV3_1 } from 'openapi-types';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type TestApi } from '../helpers/api';
@@ -15,11 +15,33 @@ import { testEnv } from '../helpers/env';
 
 const SECRET = 'openapi-test-webhook-secret-0123456789';
 const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
 const DOC_ROUTES = /^\/api\/(docs|openapi\.json)(\/|$)/;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 let api: TestApi;
-let doc: OpenAPIV3_1.Document;
+let doc: OpenApiDocument;
+
+/** The parts of an OpenAPI 3.1 document this test reads (the validator checks the whole). */
+interface Schema {
+  $ref?: string;
+  required?: string[];
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+}
+type Media = { content?: Record<string, { schema?: Schema }> };
+type Response = Media & { description: string };
+interface Operation {
+  tags?: string[];
+  parameters?: Array<{ in: string; name: string; schema?: Schema }>;
+  requestBody?: Media;
+  responses?: Record<string, Response>;
+  security?: unknown[];
+}
+interface OpenApiDocument {
+  paths?: Record<string, Partial<Record<(typeof HTTP_METHODS)[number], Operation>>>;
+  components?: { schemas?: Record<string, Schema> };
+}
 
 /** Every `/api` route the app registered (HEAD routes are Fastify's automatic twins of GET). */
 function registeredApiRoutes(): Map<string, Set<string>> {
@@ -41,7 +63,7 @@ function registeredApiRoutes(): Map<string, Set<string>> {
   return routes;
 }
 
-function operations(): Array<{ path: string; method: string; op: OpenAPIV3_1.OperationObject }> {
+function operations(): Array<{ path: string; method: string; op: Operation }> {
   return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
     HTTP_METHODS.filter((method) => item?.[method]).map((method) => ({ path, method, op: item![method]! })),
   );
@@ -54,7 +76,7 @@ beforeAll(async () => {
   const res = await fetch(`${api.url}/api/openapi.json`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('application/json');
-  doc = (await res.json()) as OpenAPIV3_1.Document;
+  doc = (await res.json()) as OpenApiDocument;
 });
 afterAll(async () => api?.close());
 
@@ -80,18 +102,18 @@ describe('GET /api/openapi.json', () => {
       const where = `${method.toUpperCase()} ${path}`;
       expect(op.tags?.length, where).toBeGreaterThan(0);
       const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      const declared = (op.parameters ?? []) as OpenAPIV3_1.ParameterObject[];
+      const declared = op.parameters ?? [];
       expect(declared.filter((p) => p.in === 'path').map((p) => p.name).sort(), where).toEqual(pathParams.sort());
       for (const p of declared) expect(p.schema, `${where} ${p.name}`).toBeDefined();
       if (method === 'post') {
-        const body = op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined;
+        const body = op.requestBody;
         expect(body?.content['application/json']?.schema, where).toBeDefined();
       }
-      const responses = Object.entries(op.responses ?? {}) as Array<[string, OpenAPIV3_1.ResponseObject]>;
+      const responses = Object.entries(op.responses ?? {});
       expect(responses.some(([status]) => status.startsWith('2')), where).toBe(true);
       expect(responses.some(([status]) => status.startsWith('5')), where).toBe(true);
       for (const [status, response] of responses) {
-        const schema = response.content?.['application/json']?.schema as OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject | undefined;
+        const schema = response.content?.['application/json']?.schema;
         expect(schema, `${where} ${status}`).toBeDefined();
         if (/^[45]/.test(status)) {
           expect(schema, `${where} ${status}`).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
@@ -103,11 +125,11 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('defines the error shape once, as a component every error response references', () => {
-    const errorSchema = doc.components?.schemas?.ErrorResponse as OpenAPIV3_1.SchemaObject;
-    expect(errorSchema.required).toEqual(['error']);
-    const inner = errorSchema.properties?.error as OpenAPIV3_1.SchemaObject;
-    expect(Object.keys(inner.properties ?? {}).sort()).toEqual(['code', 'details', 'message', 'requestId']);
-    expect((inner.properties?.code as OpenAPIV3_1.SchemaObject).enum).toEqual(expect.arrayContaining(['VALIDATION_FAILED', 'RATE_LIMITED', 'INTERNAL']));
+    const errorSchema = doc.components?.schemas?.ErrorResponse;
+    expect(errorSchema?.required).toEqual(['error']);
+    const inner = errorSchema?.properties?.error;
+    expect(Object.keys(inner?.properties ?? {}).sort()).toEqual(['code', 'details', 'message', 'requestId']);
+    expect(inner?.properties?.code?.enum).toEqual(expect.arrayContaining(['VALIDATION_FAILED', 'RATE_LIMITED', 'INTERNAL']));
   });
 
   it('hides /graphql, /metrics and the docs routes themselves', () => {
@@ -122,7 +144,7 @@ describe('GET /api/openapi.json', () => {
     });
     try {
       expect(await (await fetch(`${withExtra.url}/api/test-only/echo`)).json()).toEqual({ ok: true });
-      const extraDoc = (await (await fetch(`${withExtra.url}/api/openapi.json`)).json()) as OpenAPIV3_1.Document;
+      const extraDoc = (await (await fetch(`${withExtra.url}/api/openapi.json`)).json()) as OpenApiDocument;
       expect(Object.keys(extraDoc.paths ?? {}).sort()).toEqual(Object.keys(doc.paths ?? {}).sort());
     } finally {
       await withExtra.close();
@@ -169,7 +191,7 @@ describe('Fastify validates against the declared schemas', () => {
 
     const webhook = doc.paths?.['/api/blog/webhooks/contentpartner']?.post;
     const documented = Object.entries(webhook?.responses ?? {}).flatMap(([status, r]) =>
-      /^[45]/.test(status) ? (r as OpenAPIV3_1.ResponseObject).description.split(', ').map((code) => `${status} ${code}`) : [],
+      /^[45]/.test(status) ? r.description.split(', ').map((code) => `${status} ${code}`) : [],
     );
     expect(documented).toEqual(expect.arrayContaining(['400 BAD_REQUEST', '401 UNAUTHENTICATED', '429 RATE_LIMITED', '500 INTERNAL']));
     expect(webhook?.security).toEqual([{ webhookSecret: [] }]);
@@ -235,6 +257,8 @@ describe('GET /api/docs', () => {
       // Expanding the webhook operation shows its documented body and error responses.
       await page.locator('.opblock-post .opblock-summary').first().click();
       await expect.poll(() => page.locator('.opblock-post .responses-table').first().textContent(), { timeout: 10_000 }).toContain('401');
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'api-docs.png'), fullPage: true });
       expect(problems).toEqual([]);
       expect(requested.filter((u) => !u.startsWith(`${api.url}/`) && !u.startsWith('data:'))).toEqual([]);
       expect(requested).toContain(`${api.url}/api/docs/json`);
