@@ -3,8 +3,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { htmlPagePolicy } from './security';
 
-export const OPENAPI_DOCUMENT_PATH = '/api/openapi.json';
-export const OPENAPI_DOCS_PATH = '/api/docs';
+const OPENAPI_DOCUMENT_PATH = '/api/openapi.json';
+const OPENAPI_DOCS_PATH = '/api/docs';
 
 /**
  * The reference page is Swagger UI's own bundle served from this process (no CDN), so it needs

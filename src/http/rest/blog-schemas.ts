@@ -33,7 +33,7 @@ const articleSchema = {
   },
 } as const;
 
-export const webhookBodySchema = {
+const webhookBodySchema = {
   type: 'object',
   description: '`webhook.test` writes nothing; `article.published` (with `delivery_id` and `article`) creates or updates a published post.',
   properties: {

@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { ERROR_STATUS, type ErrorCode } from '../../errors';
 
 /** `$id` of the one error-body schema; routes reference it, the OpenAPI document names it. */
-export const ERROR_RESPONSE_ID = 'ErrorResponse';
+const ERROR_RESPONSE_ID = 'ErrorResponse';
 
 /** JSON schema of `errorBody()` (src/errors.ts): the body of every 4xx/5xx answer. */
-export const errorResponseSchema = {
+const errorResponseSchema = {
   $id: ERROR_RESPONSE_ID,
   type: 'object',
   description: 'Every error answer has this shape; `code` names the failure, the status follows from it (src/errors.ts).',
