@@ -137,7 +137,7 @@ function toConfig(raw: Record<string, Parsed>, secretValues: string[], envFiles:
       maxDepth: i('GRAPHQL.MAX_DEPTH'),
       maxAliases: i('GRAPHQL.MAX_ALIASES'),
       maxCost: i('GRAPHQL.MAX_COST'),
-      introspection: (raw['GRAPHQL.INTROSPECTION'] as boolean | undefined) ?? nodeEnv !== 'production',
+      introspection: (raw['GRAPHQL.INTROSPECTION'] as boolean | undefined) ?? (nodeEnv !== 'production' && s('NETWORK') !== 'mainnet'),
     },
     databaseUrl: s('DATABASE_URL'),
     databaseStatementTimeoutMs: i('DATABASE.STATEMENT_TIMEOUT_MS'),

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CloseCode, makeServer } from 'graphql-ws';
-import { specifiedRules, validate, type GraphQLSchema } from 'graphql';
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { WebSocket } from 'ws';
 import { AppError } from '../errors';
 import type { Logger } from '../observability/logger';
-import type { Services } from '../services';
-import type { AccessClaims } from '../services/tokens';
+import type { TokenService, AccessClaims } from '../services/tokens';
 import type { SharedStore } from '../store';
-import type { GraphqlContext } from '../graphql/context';
-import { queryLimitRules, type QueryLimits } from '../graphql/limits';
+import type { GraphqlPolicy } from '../graphql/policy';
+import { verifyBearer } from '../http/auth-context';
 import { createConnectionLeases, LEASE_RENEW_MS, type ConnectionCaps, type Scope } from './caps';
 
 interface ConnectionExtra {
@@ -17,14 +16,15 @@ interface ConnectionExtra {
   request: FastifyRequest;
   auth: AccessClaims | null;
   scopes: Array<[Scope, string]>;
+  /** Running operations by subscription id, for the operation metrics. */
+  operations: Map<string, { name: string | null | undefined; type: string; failed: boolean; startedAt: bigint }>;
 }
 
 export interface GatewayOptions {
-  schema: GraphQLSchema;
-  services: Services;
+  policy: GraphqlPolicy;
+  tokens: TokenService;
   store: SharedStore;
   logger: Logger;
-  limits: QueryLimits;
   caps: ConnectionCaps;
 }
 
@@ -38,21 +38,50 @@ export const GATEWAY_CLOSE = { TooManyConnections: 4429, TooManyMessages: 4430 }
  */
 export function createGraphqlWsGateway(opts: GatewayOptions) {
   const leases = createConnectionLeases(opts.store, opts.caps);
-  const rules = [...specifiedRules, ...queryLimitRules(opts.limits)];
+  const { policy } = opts;
+  const format = (errors: readonly GraphQLError[]) => errors.map((e) => policy.formatError(e.toJSON(), e));
+  const finish = (extra: ConnectionExtra, id: string) => {
+    const running = extra.operations.get(id);
+    if (!running) return;
+    extra.operations.delete(id);
+    policy.recordOperation(running);
+  };
   const server = makeServer<Record<string, unknown> | undefined, ConnectionExtra>({
-    schema: opts.schema,
-    validate: (schema, document) => validate(schema, document, rules),
-    context: (ctx): GraphqlContext => ({
-      requestId: ctx.extra.connId,
-      ip: ctx.extra.request.ip,
-      auth: ctx.extra.auth,
-      services: opts.services,
-      transport: 'ws',
-    }),
+    schema: policy.schema,
+    // The whole policy runs here: when onSubscribe returns arguments, graphql-ws neither parses nor validates.
+    onSubscribe: (ctx, id, payload) => {
+      const startedAt = process.hrtime.bigint();
+      const prepared = policy.prepare({ ...payload, transport: 'ws' });
+      if ('errors' in prepared) {
+        policy.recordOperation({ name: payload.operationName, type: prepared.operation?.operation, failed: true, startedAt });
+        return prepared.errors;
+      }
+      ctx.extra.operations.set(id, { name: prepared.operation.name?.value, type: prepared.operation.operation, failed: false, startedAt });
+      return {
+        schema: policy.schema,
+        document: prepared.document,
+        operationName: payload.operationName,
+        variableValues: payload.variables,
+        contextValue: policy.context({ requestId: `${ctx.extra.connId}:${id}`, ip: ctx.extra.request.ip, auth: ctx.extra.auth, transport: 'ws' }),
+      };
+    },
+    onNext: (ctx, id, _payload, _args, result) => {
+      if (!result.errors?.length) return;
+      const running = ctx.extra.operations.get(id);
+      if (running) running.failed = true;
+      return { ...result, errors: format(result.errors) } as unknown as ExecutionResult;
+    },
+    onError: (ctx, id, _payload, errors) => {
+      const running = ctx.extra.operations.get(id);
+      if (running) running.failed = true;
+      finish(ctx.extra, id);
+      return format(errors);
+    },
+    onComplete: (ctx, id) => finish(ctx.extra, id),
     onConnect: async (ctx) => {
-      const token = readToken(ctx.connectionParams);
-      if (token) {
-        ctx.extra.auth = opts.services.tokens.verifyAccess(token);
+      const header = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
+      if (header !== undefined) {
+        ctx.extra.auth = typeof header === 'string' ? verifyBearer(opts.tokens, header) : null;
         if (!ctx.extra.auth) return false;
         const walletScope: [Scope, string] = ['wallet', ctx.extra.auth.wallet];
         const full = await leases.admit(ctx.extra.connId, [walletScope]);
@@ -72,7 +101,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
     ];
     const full = await leases.admit(connId, scopes);
     if (full) return new AppError('RATE_LIMITED', `Too many websocket connections (${full} cap)`, { scope: full });
-    (request as unknown as { wsAdmission: ConnectionExtra }).wsAdmission = { connId, request, auth: null, scopes };
+    (request as unknown as { wsAdmission: ConnectionExtra }).wsAdmission = { connId, request, auth: null, scopes, operations: new Map() };
     return null;
   }
 
@@ -120,12 +149,6 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
   }
 
   return { admitUpgrade, handle };
-}
-
-function readToken(params: Record<string, unknown> | undefined): string | null {
-  const raw = params?.authorization ?? params?.Authorization ?? params?.token;
-  if (typeof raw !== 'string') return null;
-  return raw.replace(/^Bearer\s+/i, '') || null;
 }
 
 export function registerGraphqlWs(

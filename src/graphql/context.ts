@@ -16,3 +16,7 @@ export interface GraphqlContext {
 export const requestSignal = (request: FastifyRequest): AbortSignal =>
   request.timeoutSignal ? AbortSignal.any([request.timeoutSignal, request.signal]) : request.signal;
 
+/** The one context builder: both transports pass what they verified about the caller. */
+export const contextBuilder =
+  (services: Services) =>
+  (caller: Omit<GraphqlContext, 'services'>): GraphqlContext => ({ ...caller, services });

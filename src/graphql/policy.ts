@@ -1,0 +1,103 @@
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { Logger } from '../observability/logger';
+import type { Metrics } from '../observability/metrics';
+import type { Services } from '../services';
+import { contextBuilder } from './context';
+import { checkDocumentSource, PARSE_OPTIONS } from './document-caps';
+import { createErrorFormatter, codedError } from './errors';
+import { queryLimitRules, type QueryLimits } from './limits';
+import { operationRecorder } from './metrics';
+import { checkOperation, noIntrospectionRule, resolveOperation, storableLiteralsRule, type Transport } from './operation-checks';
+
+export interface GraphqlPolicyOptions {
+  schema: GraphQLSchema;
+  limits: QueryLimits;
+  introspection: boolean;
+  metrics: Metrics;
+  logger: Logger;
+  services: Services;
+}
+
+export interface OperationRequest {
+  query: unknown;
+  operationName?: string | null;
+  variables?: unknown;
+  transport: Transport;
+}
+
+export type PreparedOperation = { document: DocumentNode; operation: OperationDefinitionNode } | { errors: GraphQLError[]; operation?: OperationDefinitionNode };
+
+/** Gives graphql-js's own errors (syntax, validation) the code Apollo gives them over HTTP. */
+const withCode = (error: GraphQLError, code: 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED') =>
+  error.extensions?.code ? error : new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, originalError: error, extensions: { code } });
+
+/**
+ * The one GraphQL policy both transports run: the same document caps, validation rules (limits
+ * first, then graphql's rules, storable literals and, when introspection is off, the
+ * introspection block), operation checks, error formatter, context and metrics. Over HTTP the
+ * handler calls `screen` and Apollo runs the rest through its options and hooks (./apollo.ts);
+ * the websocket gateway calls `prepare`.
+ */
+export function createGraphqlPolicy(opts: GraphqlPolicyOptions) {
+  const { schema } = opts;
+  /** Linear-time rules; graphql's own (some super-linear) rules only see documents passing them. */
+  const limitRules = queryLimitRules(opts.limits);
+  /** Rules run after limitRules, beside graphql's specifiedRules. */
+  const documentRules = [storableLiteralsRule, ...(opts.introspection ? [] : [noIntrospectionRule])];
+
+  const validateDocument = (document: DocumentNode): readonly GraphQLError[] => {
+    const overLimit = validate(schema, document, limitRules);
+    if (overLimit.length) return overLimit;
+    return validate(schema, document, [...specifiedRules, ...documentRules]).map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'));
+  };
+
+  /** Parses a source within the document caps; the errors say why not. */
+  const parseWithinCaps = (source: string): DocumentNode | GraphQLError => {
+    const tooLarge = checkDocumentSource(source);
+    if (tooLarge) return tooLarge;
+    try {
+      return parse(source, PARSE_OPTIONS);
+    } catch (err) {
+      if (err instanceof GraphQLError) return withCode(err, 'GRAPHQL_PARSE_FAILED');
+      throw err;
+    }
+  };
+
+  /**
+   * The bounded first stage (document caps, then the linear limit rules): the errors of a
+   * source refused as too complex, else null (syntax errors are left to the next stage).
+   */
+  const screen = (source: string): GraphQLError[] | null => {
+    const document = parseWithinCaps(source);
+    if (document instanceof GraphQLError) return document.extensions.code === 'QUERY_TOO_COMPLEX' ? [document] : null;
+    const overLimit = validate(schema, document, limitRules);
+    return overLimit.length ? [...overLimit] : null;
+  };
+
+  /** Source → checked, parsed, validated operation, for transports without their own pipeline. */
+  const prepare = (request: OperationRequest): PreparedOperation => {
+    if (typeof request.query !== 'string' || !request.query) return { errors: [codedError('BAD_REQUEST', 'The operation must contain a non-empty `query`')] };
+    const document = parseWithinCaps(request.query);
+    if (document instanceof GraphQLError) return { errors: [document] };
+    const invalid = validateDocument(document);
+    if (invalid.length) return { errors: [...invalid] };
+    const operation = resolveOperation(document, request.operationName);
+    if (operation instanceof GraphQLError) return { errors: [operation] };
+    const refused = checkOperation(schema, operation, request.variables, request.transport);
+    return refused ? { errors: [refused], operation } : { document, operation };
+  };
+
+  return {
+    schema,
+    parseOptions: PARSE_OPTIONS,
+    documentRules,
+    screen,
+    prepare,
+    checkOperation: (operation: OperationDefinitionNode, variables: unknown, transport: Transport) => checkOperation(schema, operation, variables, transport),
+    formatError: createErrorFormatter({ hideSchemaDetails: !opts.introspection, logger: opts.logger }),
+    recordOperation: operationRecorder(opts.metrics),
+    context: contextBuilder(opts.services),
+  };
+}
+
+export type GraphqlPolicy = ReturnType<typeof createGraphqlPolicy>;

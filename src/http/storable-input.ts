@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors';
+import { UNSTORABLE_TEXT_MESSAGE, findUnstorableText } from '../input/storable-text';
+
+/**
+ * Refuses REST requests whose params, query string or JSON body carry text PostgreSQL cannot
+ * store (400 VALIDATION_FAILED). `/graphql` is left to the GraphQL pipeline, which applies the
+ * same check and answers in the GraphQL error format.
+ */
+export function registerStorableInputCheck(app: FastifyInstance, skipUrls: readonly string[] = ['/graphql']): void {
+  app.addHook('preValidation', async (request) => {
+    if (skipUrls.includes(request.routeOptions.url ?? '')) return;
+    const path = findUnstorableText(request.params, 'params') ?? findUnstorableText(request.query, 'query') ?? findUnstorableText(request.body, 'body');
+    if (path) throw new AppError('VALIDATION_FAILED', UNSTORABLE_TEXT_MESSAGE, { path });
+  });
+}
