@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config';
 import { createMetrics } from '../../src/observability/metrics';
-import { createSharedStore, createPubSub, type SharedStore } from '../../src/store';
-import { createServices, type Services } from '../../src/services';
-import { buildGraphqlSchema } from '../../src/resolvers';
-import { buildHttpApp } from '../../src/http/app';
+import type { SharedStore } from '../../src/store';
+import type { Services } from '../../src/services';
+import { createRuntime, type Runtime } from '../../src/runtime';
 import type { ConnectionCaps } from '../../src/gateway/caps';
 import { captureLogger } from './logs';
 import { testEnv } from './env';
@@ -36,7 +35,7 @@ export interface StartApiOptions {
   db?: Db;
 }
 
-/** Starts the real API (config → store → services → Fastify/Apollo/graphql-ws) on a random port. */
+/** Starts the real API through the one composition root (createRuntime) on a random port. */
 export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
   const useRedis = (opts.store ?? (testEnv.redisUrl ? 'redis' : 'memory')) === 'redis';
   if (useRedis && !testEnv.redisUrl) throw new Error('startApi: redis requested but SHARED_STORE_URL is not set');
@@ -51,29 +50,37 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
     },
   });
   const { logger, logs } = captureLogger({ level: config.logLevel, secretValues: config.secretValues });
-  const store = await createSharedStore({ ...config.store, keyPrefix: `test:${opts.storePrefix ?? randomUUID()}:`, logger });
-  const pubSub = createPubSub(store, { logger });
   const ownDb = opts.db ? null : await createTestDb();
   const db = opts.db ?? ownDb!.db;
-  const services = await createServices({ config, logger, db, store, pubSub, version: 'test' });
-  const schema = await buildGraphqlSchema({ services, pubSub });
-  const app = await buildHttpApp({ config, logger, metrics: createMetrics({ defaultMetrics: false }), store, services, schema, caps: opts.caps, extraRoutes: opts.extraRoutes });
-  await app.listen({ port: 0, host: opts.host ?? '127.0.0.1' });
-  const { port } = app.server.address() as { port: number };
-  const host = opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1';
+  let runtime: Runtime;
+  try {
+    runtime = await createRuntime(config, {
+      roles: new Set(['api']),
+      logger,
+      metrics: createMetrics({ defaultMetrics: false }),
+      version: 'test',
+      db,
+      storeKeyPrefix: `test:${opts.storePrefix ?? randomUUID()}:`,
+      listen: { port: 0, host: opts.host ?? '127.0.0.1' },
+      caps: opts.caps,
+      extraRoutes: opts.extraRoutes,
+    });
+  } catch (err) {
+    await ownDb?.cleanup();
+    throw err;
+  }
+  const { app, core, url } = runtime;
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    wsUrl: `ws://${host.includes(':') ? `[${host}]` : host}:${port}/graphql`,
-    app,
+    url: url!,
+    wsUrl: `${url!.replace(/^http/, 'ws')}/graphql`,
+    app: app!,
     config,
-    store,
-    services,
+    store: core!.store,
+    services: core!.services,
     db,
     logs,
     async close() {
-      await app.close();
-      await services.blog.close();
-      await store.close();
+      await runtime.close();
       await ownDb?.cleanup();
     },
   };

@@ -7,9 +7,12 @@ export interface SpawnedApi {
   stop(): Promise<void>;
 }
 
-/** Runs `src/main.ts` as its own OS process (as `npm start` does) and waits for its printed URL. */
-export async function spawnMain(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<SpawnedApi> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+/**
+ * Runs `src/main.ts` (or a test entry built on src/runtime/process.ts) as its own OS process, as
+ * `npm start` does, and waits for its printed URL.
+ */
+export async function spawnMain(args: string[], env: Record<string, string>, timeoutMs = 60_000, entry = 'src/main.ts'): Promise<SpawnedApi> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     env: { ...process.env, NODE_ENV: 'test', 'GENERAL.PORT': '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Counter, Gauge } from 'prom-client';
+import type { Config } from '../config';
+import type { Logger } from '../observability/logger';
+import type { Metrics } from '../observability/metrics';
+import { superviseProcess, type SupervisedCommand, type SupervisionPolicy, type Supervisor } from './supervisor';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The `blog` role's process: migrations, a first build when none exists, then `next start`. */
+export function blogCommand(config: Pick<Config, 'blog' | 'dataDir'>): SupervisedCommand {
+  return {
+    command: process.execPath,
+    args: ['--import', 'tsx', path.join(ROOT, 'scripts/blog-serve.ts')],
+    cwd: ROOT,
+    // eslint-disable-next-line no-restricted-properties -- the blog child inherits this process's environment
+    env: { ...process.env, BLOG_PORT: String(config.blog.port), DATA_DIR: config.dataDir },
+  };
+}
+
+export interface BlogRoleOptions {
+  config: Pick<Config, 'blog' | 'dataDir'>;
+  logger: Logger;
+  metrics: Metrics;
+  onGiveUp: (err: Error) => void;
+  /** Tests: another command or a faster policy. */
+  command?: SupervisedCommand;
+  policy?: Partial<SupervisionPolicy>;
+}
+
+/**
+ * Starts the blog process under supervision. Its state is reported in the logs (one line per
+ * start, exit and restart) and in /metrics: `blog_process_up` (1 while the process runs) and
+ * `blog_process_restarts_total`; /api/health stays liveness-only, as the spec asks.
+ */
+export function startBlogRole(opts: BlogRoleOptions): Supervisor {
+  const up = new Gauge({ name: 'blog_process_up', help: '1 while the supervised blog process runs, else 0', registers: [opts.metrics.registry] });
+  const restarts = new Counter({ name: 'blog_process_restarts_total', help: 'Restarts of the blog process after it exited unexpectedly', registers: [opts.metrics.registry] });
+  let seenRestarts = 0;
+  return superviseProcess({
+    name: 'blog',
+    run: opts.command ?? blogCommand(opts.config),
+    logger: opts.logger,
+    policy: opts.policy,
+    onGiveUp: opts.onGiveUp,
+    onStatus: (status) => {
+      up.set(status.state === 'running' ? 1 : 0);
+      if (status.restarts > seenRestarts) restarts.inc(status.restarts - seenRestarts);
+      seenRestarts = status.restarts;
+    },
+  });
+}

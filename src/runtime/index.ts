@@ -1,0 +1,146 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config';
+import { createLogger, type Logger } from '../observability/logger';
+import { createMetrics, type Metrics } from '../observability/metrics';
+import { createSharedStore, createPubSub, type SharedStore } from '../store';
+import { createDb, type Db } from '../db/client';
+import { createServices, type Services } from '../services';
+import { buildGraphqlSchema } from '../resolvers';
+import { buildHttpApp, type HttpAppDeps } from '../http/app';
+import type { Role } from '../roles';
+import { startBlogRole, type BlogRoleOptions } from './blog';
+import { closeHttpApp } from './http';
+import { createShutdown, type Shutdown } from './shutdown';
+import type { Supervisor } from './supervisor';
+
+export { SHUTDOWN_PHASES } from './shutdown';
+
+export const VERSION = '0.1.0';
+
+/** After the listener closes, how long a connection without a request may still send one (answered 503). */
+const IDLE_CONNECTION_GRACE_MS = 250;
+
+/** Everything a caller may replace; main.ts passes roles only, tests and benches more. */
+export interface RuntimeOverrides {
+  /** Default: api, indexer and jobs (the blog process only when asked for). */
+  roles?: ReadonlySet<Role>;
+  logger?: Logger;
+  metrics?: Metrics;
+  version?: string;
+  /** A database the caller owns (replicas sharing one); the runtime then never closes it. */
+  db?: Db;
+  /** Shared-store key namespace (default: the configured prefix). */
+  storeKeyPrefix?: string;
+  /** Where the API listens (default: GENERAL.HOST / GENERAL.PORT). */
+  listen?: { host?: string; port?: number };
+  caps?: HttpAppDeps['caps'];
+  extraRoutes?: HttpAppDeps['extraRoutes'];
+  admission?: boolean;
+  leaderboardCacheTtlMs?: number;
+  /** The blog process's command and supervision policy. */
+  blog?: Pick<BlogRoleOptions, 'command' | 'policy'>;
+  /** A supervised part gave up for good (blog crash loop). Default: logged only. */
+  onFatal?: (err: Error) => void;
+}
+
+/** The parts api, indexer and jobs share. */
+export interface RuntimeCore {
+  db: Db;
+  store: SharedStore;
+  services: Services;
+}
+
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  metrics: Metrics;
+  roles: ReadonlySet<Role>;
+  /** Present when api, indexer or jobs run in this process. */
+  core: RuntimeCore | null;
+  /** The listening API app (api role). */
+  app: FastifyInstance | null;
+  /** `http://host:port` of the API (api role). */
+  url: string | null;
+  /** The supervised blog process (blog role). */
+  blog: Supervisor | null;
+  /** Human-readable addresses for the start-up banner. */
+  urls: string[];
+  /** Stops everything in SHUTDOWN_PHASES order; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/**
+ * The one composition root: config → db/store → services → http/gateway/indexer/jobs, plus the
+ * supervised blog process. main.ts, the test helper and the benchmark server all build the
+ * system here; a failure while starting closes whatever was already started, then rethrows.
+ */
+export async function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Promise<Runtime> {
+  const roles = overrides.roles ?? new Set<Role>(['api', 'indexer', 'jobs']);
+  const logger = overrides.logger ?? createLogger({ level: config.logLevel, secretValues: config.secretValues });
+  const metrics = overrides.metrics ?? createMetrics();
+  const shutdown = createShutdown(logger);
+  const runtime: Runtime = { config, logger, metrics, roles, core: null, app: null, url: null, blog: null, urls: [], close: () => shutdown.run() };
+  try {
+    if (roles.has('blog')) startBlog(runtime, shutdown, overrides);
+    if (roles.has('api') || roles.has('indexer') || roles.has('jobs')) await startCore(runtime, shutdown, overrides);
+  } catch (err) {
+    await shutdown.run();
+    throw err;
+  }
+  return runtime;
+}
+
+function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverrides): void {
+  const { config, logger } = runtime;
+  runtime.blog = startBlogRole({
+    config,
+    logger,
+    metrics: runtime.metrics,
+    command: overrides.blog?.command,
+    policy: overrides.blog?.policy,
+    onGiveUp: overrides.onFatal ?? ((err) => logger.error({ err }, 'blog: supervision gave up')),
+  });
+  const blog = runtime.blog;
+  shutdown.add('blog', 'blog process', () => blog.stop());
+  runtime.urls.push(`blog:    http://localhost:${config.blog.port}/blog/  (admin: /blog/admin/)`);
+}
+
+async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverrides): Promise<void> {
+  const { config, logger, metrics, roles } = runtime;
+  const store = await createSharedStore({ ...config.store, ...(overrides.storeKeyPrefix ? { keyPrefix: overrides.storeKeyPrefix } : {}), logger });
+  shutdown.add('store', 'shared store', () => store.close());
+  const db = overrides.db ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger }));
+  if (!overrides.db) shutdown.add('db', 'database', () => db.close());
+  const pubSub = createPubSub(store, { logger });
+  const services = await createServices({ config, logger, db, store, pubSub, version: overrides.version ?? VERSION, leaderboardCacheTtlMs: overrides.leaderboardCacheTtlMs });
+  shutdown.add('blog', 'blog CMS (Payload)', () => services.blog.close());
+  runtime.core = { db, store, services };
+
+  if (roles.has('api')) {
+    const schema = await buildGraphqlSchema({ services, pubSub });
+    const app = await buildHttpApp({ config, logger, metrics, store, services, schema, caps: overrides.caps, extraRoutes: overrides.extraRoutes, admission: overrides.admission });
+    // Requests end within the request timeout (answered 503 then); a little slack to flush them.
+    shutdown.add('http', 'http server', () => closeHttpApp(app, { graceMs: config.http.requestTimeoutMs + 500, idleGraceMs: IDLE_CONNECTION_GRACE_MS, logger }));
+    const host = overrides.listen?.host ?? config.http.host;
+    await app.listen({ port: overrides.listen?.port ?? config.http.port, host });
+    const { port } = app.server.address() as { port: number };
+    const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+    runtime.app = app;
+    runtime.url = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+    if (config.blog.webhookSecret) services.blog.warm();
+    runtime.urls.unshift(
+      `api:     http://localhost:${port}/api/health`,
+      `graphql: http://localhost:${port}/graphql  (ws: ws://localhost:${port}/graphql)`,
+      `metrics: http://localhost:${port}/metrics`,
+    );
+  }
+  if (roles.has('indexer')) {
+    const stops: Array<() => Promise<void>> = [];
+    shutdown.add('roles', 'indexer', async () => {
+      for (const stop of stops) await stop();
+    });
+    const { startIndexerRole } = await import('../indexer/role');
+    await startIndexerRole({ config, db, logger, registry: metrics.registry, services, store, shutdown: stops });
+  }
+  if (roles.has('jobs')) logger.info('jobs role: no jobs scheduled yet');
+}

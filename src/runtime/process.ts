@@ -1,0 +1,65 @@
+import { ConfigError, loadConfig, type Config } from '../config';
+import { createLogger } from '../observability/logger';
+import { parseRoles, type Role } from '../roles';
+import { createRuntime, type Runtime, type RuntimeOverrides } from './index';
+
+/**
+ * Exit codes: 78 configuration, 70 any other start-up failure, 69 a supervised part (the blog
+ * process) crash-looped; 0 after a clean shutdown on SIGTERM/SIGINT.
+ */
+export const EXIT = { ok: 0, config: 78, startup: 70, supervisedGaveUp: 69 } as const;
+
+/**
+ * The process around the runtime: roles from argv, config from the environment, signals, exit
+ * codes and the start-up banner. src/main.ts runs it as is; test entries may add overrides
+ * (an extra route) and still get the real signal handling.
+ */
+export async function runProcess(argv: string[], overrides: Omit<RuntimeOverrides, 'roles' | 'logger' | 'onFatal'> = {}): Promise<void> {
+  let roles: Set<Role>;
+  let config: Config;
+  try {
+    roles = parseRoles(argv);
+    config = loadConfig();
+  } catch (err) {
+    process.stderr.write(`${err instanceof ConfigError || err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(EXIT.config);
+  }
+  const logger = createLogger({ level: config.logLevel, secretValues: config.secretValues });
+  if (config.jwt.generated) logger.warn('JWT_SECRET is not set: using the development-only key (refused in production)');
+
+  let runtime: Runtime | null = null;
+  let starting = true;
+  let stopping: { reason: string; code: number; at: number } | null = null;
+  const finish = async (): Promise<void> => {
+    await runtime?.close();
+    logger.info({ reason: stopping!.reason, exitCode: stopping!.code, ms: Date.now() - stopping!.at }, 'stopped');
+    process.exit(stopping!.code);
+  };
+  const stop = (reason: string, code: number): void => {
+    if (stopping) return;
+    stopping = { reason, code, at: Date.now() };
+    logger.info({ reason }, 'shutting down');
+    // During start-up the runtime is closed as soon as createRuntime returns.
+    if (!starting) void finish();
+  };
+  process.once('SIGINT', () => stop('SIGINT', EXIT.ok));
+  process.once('SIGTERM', () => stop('SIGTERM', EXIT.ok));
+  try {
+    runtime = await createRuntime(config, {
+      ...overrides,
+      roles,
+      logger,
+      onFatal: (err) => {
+        process.stderr.write(`${err.message}\n`);
+        stop('blog crash loop', EXIT.supervisedGaveUp);
+      },
+    });
+  } catch (err) {
+    logger.fatal({ err }, 'start-up failed');
+    process.exit(EXIT.startup);
+  }
+  starting = false;
+  if (stopping) return finish();
+  logger.info({ roles: [...roles], envFiles: config.envFiles }, 'started');
+  process.stdout.write(`\nRunning roles: ${[...roles].join(', ')}\n${runtime.urls.map((u) => `  ${u}`).join('\n')}\n\n`);
+}

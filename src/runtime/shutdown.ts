@@ -1,0 +1,47 @@
+import type { Logger } from '../observability/logger';
+
+/**
+ * The shutdown order, first to last: HTTP stops accepting, refuses new requests with 503,
+ * closes websockets with 1012 and drains in-flight requests; then the background roles; then
+ * the blog (its process, then this process's Payload); then the database; the store last,
+ * because everything above may still publish or count on it while stopping.
+ */
+export const SHUTDOWN_PHASES = ['http', 'roles', 'blog', 'db', 'store'] as const;
+export type ShutdownPhase = (typeof SHUTDOWN_PHASES)[number];
+
+export interface Shutdown {
+  /** Registers a step; steps of one phase run in registration order. */
+  add(phase: ShutdownPhase, name: string, step: () => Promise<void>): void;
+  /** Runs every step once, phase by phase; a failing step is logged and the rest still run. */
+  run(): Promise<void>;
+}
+
+export function createShutdown(logger: Logger): Shutdown {
+  const steps = new Map<ShutdownPhase, Array<{ name: string; step: () => Promise<void> }>>(SHUTDOWN_PHASES.map((p) => [p, []]));
+  let running: Promise<void> | null = null;
+
+  async function runAll(): Promise<void> {
+    for (const phase of SHUTDOWN_PHASES) {
+      for (const { name, step } of steps.get(phase)!) {
+        const started = Date.now();
+        try {
+          await step();
+          logger.debug({ phase, step: name, ms: Date.now() - started }, 'shutdown step done');
+        } catch (err) {
+          logger.warn({ err, phase, step: name }, 'shutdown step failed');
+        }
+      }
+    }
+  }
+
+  return {
+    add(phase, name, step) {
+      if (running) throw new Error(`shutdown already started; cannot add ${name}`);
+      steps.get(phase)!.push({ name, step });
+    },
+    run() {
+      running ??= runAll();
+      return running;
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Logger } from '../observability/logger';
+
+export interface SupervisionPolicy {
+  /** Delay before a restart: initialMs · 2^(exits in the window − 1), at most maxMs. */
+  backoff: { initialMs: number; maxMs: number };
+  /** `exits` exits within `windowMs` is a crash loop: the supervisor gives up. */
+  crashLoop: { exits: number; windowMs: number };
+  /** After SIGTERM, how long the process group may take before SIGKILL. */
+  stopTimeoutMs: number;
+}
+
+export const DEFAULT_SUPERVISION: SupervisionPolicy = {
+  backoff: { initialMs: 1000, maxMs: 30_000 },
+  crashLoop: { exits: 5, windowMs: 60_000 },
+  stopTimeoutMs: 5000,
+};
+
+export interface SupervisedCommand {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export type SupervisedState = 'running' | 'restarting' | 'stopped' | 'failed';
+
+export interface SupervisedStatus {
+  name: string;
+  state: SupervisedState;
+  pid: number | null;
+  /** Restarts since this process started. */
+  restarts: number;
+  lastExit: { code: number | null; signal: string | null; at: string } | null;
+}
+
+export interface SupervisorOptions {
+  name: string;
+  run: SupervisedCommand;
+  logger: Logger;
+  policy?: Partial<SupervisionPolicy>;
+  /** Called once when the child crash-loops; the supervisor has stopped restarting it. */
+  onGiveUp: (err: Error) => void;
+  /** Called on every state change (metrics). */
+  onStatus?: (status: SupervisedStatus) => void;
+}
+
+export interface Supervisor {
+  status(): SupervisedStatus;
+  /** Stops the child (SIGTERM to its process group, SIGKILL after the stop timeout); no restart follows. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a child process and restarts it with exponential backoff when it exits. The child leads
+ * its own process group, so grandchildren (the blog's `next start`) stop with it and an orphan
+ * never keeps the port of the next attempt. It also gets an IPC channel: when this process dies,
+ * the channel closes and the child can stop itself.
+ */
+export function superviseProcess(opts: SupervisorOptions): Supervisor {
+  const policy: SupervisionPolicy = { ...DEFAULT_SUPERVISION, ...opts.policy };
+  const log = opts.logger.child({ supervised: opts.name });
+  const exits: number[] = [];
+  let child: ChildProcess | null = null;
+  let restartTimer: NodeJS.Timeout | null = null;
+  let stopping: Promise<void> | null = null;
+  const status: SupervisedStatus = { name: opts.name, state: 'restarting', pid: null, restarts: 0, lastExit: null };
+  const changed = (patch: Partial<SupervisedStatus>) => {
+    Object.assign(status, patch);
+    opts.onStatus?.({ ...status });
+  };
+
+  function start(): void {
+    restartTimer = null;
+    const proc = spawn(opts.run.command, opts.run.args, {
+      cwd: opts.run.cwd,
+      env: opts.run.env,
+      detached: true,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child = proc;
+    let exited = false;
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (exited) return;
+      exited = true;
+      // Whatever the leader left behind in its group goes too.
+      killGroup(proc, 'SIGKILL');
+      if (child === proc) child = null;
+      changed({ pid: null, lastExit: { code, signal, at: new Date().toISOString() } });
+      if (!stopping) afterUnexpectedExit(code, signal);
+    };
+    proc.once('exit', onExit);
+    proc.once('error', (err) => {
+      log.error({ err }, `${opts.name}: could not start the process`);
+      onExit(null, null);
+    });
+    changed({ state: 'running', pid: proc.pid ?? null });
+    log.info({ pid: proc.pid, restarts: status.restarts }, `${opts.name}: process started`);
+  }
+
+  function afterUnexpectedExit(code: number | null, signal: string | null): void {
+    const now = Date.now();
+    exits.push(now);
+    while (exits.length && now - exits[0]! > policy.crashLoop.windowMs) exits.shift();
+    if (exits.length >= policy.crashLoop.exits) {
+      changed({ state: 'failed' });
+      const err = new Error(
+        `${opts.name}: crash loop, the process exited ${exits.length} times within ${Math.round(policy.crashLoop.windowMs / 1000)} s ` +
+          `(last: ${signal ? `signal ${signal}` : `exit code ${code}`}); not restarting it`,
+      );
+      log.fatal({ code, signal, exits: exits.length }, err.message);
+      opts.onGiveUp(err);
+      return;
+    }
+    const delayMs = Math.min(policy.backoff.maxMs, policy.backoff.initialMs * 2 ** (exits.length - 1));
+    changed({ state: 'restarting', restarts: status.restarts + 1 });
+    log.warn({ code, signal, delayMs, exitsInWindow: exits.length }, `${opts.name}: process exited unexpectedly; restarting in ${delayMs} ms`);
+    restartTimer = setTimeout(start, delayMs);
+  }
+
+  start();
+
+  return {
+    status: () => ({ ...status }),
+    stop() {
+      stopping ??= (async () => {
+        if (restartTimer) clearTimeout(restartTimer);
+        const proc = child;
+        if (proc && proc.exitCode === null && proc.signalCode === null) {
+          const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+          killGroup(proc, 'SIGTERM');
+          const kill = setTimeout(() => {
+            log.warn({ timeoutMs: policy.stopTimeoutMs }, `${opts.name}: did not stop in time; killing it`);
+            killGroup(proc, 'SIGKILL');
+          }, policy.stopTimeoutMs);
+          await exited;
+          clearTimeout(kill);
+        }
+        if (status.state !== 'failed') changed({ state: 'stopped', pid: null });
+      })();
+      return stopping;
+    },
+  };
+}
+
+function killGroup(proc: ChildProcess, signal: NodeJS.Signals): void {
+  if (!proc.pid) return;
+  try {
+    process.kill(-proc.pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
