@@ -2,7 +2,8 @@
  * CI workflow dispatch (GitHub Actions REST shape):
  * POST {apiUrl}/repos/{owner}/{repo}/actions/workflows/{workflow}/dispatches
  * with `{ ref, inputs }`, authorised by `Authorization: Bearer <token>`; success is 204.
- * Used to rebuild the static blog snapshot after a partner article is published.
+ * Used to rebuild the static blog snapshot after a partner article is published; the CMS owns
+ * this adapter (cms/ never imports src/ internals, see docs/decisions.md).
  */
 export interface CiDispatchOptions {
   /** API root, e.g. https://api.github.com (no trailing slash needed). */

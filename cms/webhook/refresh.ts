@@ -1,4 +1,4 @@
-import { createCiDispatch } from '../../src/providers/ci-dispatch'
+import { createCiDispatch } from './ci-dispatch'
 import type { BlogSettings } from '../settings'
 import type { RefreshOutcome } from './types'
 

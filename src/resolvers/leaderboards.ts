@@ -1,14 +1,10 @@
 import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
 import type { GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
-import type { Board } from '../services/leaderboards';
+import { BOARDS, type Board } from '../services/leaderboards';
 
-enum LeaderboardBoard {
-  XP = 'xp',
-  BET = 'bet',
-  WEEKLY_BET = 'weekly_bet',
-  REFERRAL = 'referral',
-}
+/** XP, BET, WEEKLY_BET, REFERRAL: the registry's boards (src/chain-events/leaderboards.ts) in upper case. */
+const LeaderboardBoard = Object.fromEntries(BOARDS.map((b) => [b.toUpperCase(), b])) as { [B in Board as Uppercase<B>]: B };
 registerEnumType(LeaderboardBoard, { name: 'LeaderboardBoard', description: 'Which indexer-fed leaderboard to read' });
 
 @ObjectType()
@@ -27,23 +23,23 @@ export class LeaderboardsResolver {
 
   @Query(() => [LeaderboardEntry], { description: 'Top entries of a leaderboard (limit 1–100)' })
   leaderboard(
-    @Arg('board', () => LeaderboardBoard) board: LeaderboardBoard,
+    @Arg('board', () => LeaderboardBoard) board: Board,
     @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
     @Arg('coinType', () => String, { nullable: true }) coinType: string | undefined,
     @Arg('week', () => String, { nullable: true, description: 'YYYY-MM-DD inside the UTC week (weekly board)' }) week: string | undefined,
     @Ctx() ctx: GraphqlContext,
   ): Promise<LeaderboardEntry[]> {
-    return this.services.leaderboards.top({ board: board as Board, limit, coinType: coinType ?? undefined, week: week ?? undefined }, { signal: ctx.signal });
+    return this.services.leaderboards.top({ board, limit, coinType: coinType ?? undefined, week: week ?? undefined }, { signal: ctx.signal });
   }
 
   @Query(() => LeaderboardEntry, { nullable: true, description: "A player's rank on a leaderboard" })
   leaderboardRank(
-    @Arg('board', () => LeaderboardBoard) board: LeaderboardBoard,
+    @Arg('board', () => LeaderboardBoard) board: Board,
     @Arg('player', () => String) player: string,
     @Arg('coinType', () => String, { nullable: true }) coinType: string | undefined,
     @Arg('week', () => String, { nullable: true }) week: string | undefined,
     @Ctx() ctx: GraphqlContext,
   ): Promise<LeaderboardEntry | null> {
-    return this.services.leaderboards.rankOf({ board: board as Board, player, coinType: coinType ?? undefined, week: week ?? undefined }, { signal: ctx.signal });
+    return this.services.leaderboards.rankOf({ board, player, coinType: coinType ?? undefined, week: week ?? undefined }, { signal: ctx.signal });
   }
 }

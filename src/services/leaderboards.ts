@@ -1,10 +1,10 @@
 import { normalizeStructTag } from '@mysten/sui/utils';
+import { BOARDS, leaderboardOf, type Board } from '../chain-events/leaderboards';
 import type { Db, QueryOptions } from '../db/client';
 import { AppError } from '../errors';
 import type { SharedStore } from '../store';
 
-export const BOARDS = ['xp', 'bet', 'weekly_bet', 'referral'] as const;
-export type Board = (typeof BOARDS)[number];
+export { BOARDS, type Board };
 
 export interface LeaderboardEntry {
   rank: number;
@@ -78,26 +78,18 @@ export async function createLeaderboardService(opts: { db: Db; store: SharedStor
       throw new AppError('VALIDATION_FAILED', `limit must be an integer from 1 to ${MAX_LEADERBOARD_LIMIT}`);
     }
     let week: Date | null = null;
-    if (q.board === 'weekly_bet') {
+    if (leaderboardOf(q.board).read.weekly) {
       const at = q.week ? new Date(`${q.week}T00:00:00Z`) : new Date();
       if (q.week && (!/^\d{4}-\d{2}-\d{2}$/.test(q.week) || Number.isNaN(at.getTime()))) throw new AppError('VALIDATION_FAILED', 'week must be a date as YYYY-MM-DD');
       week = utcWeekStart(at);
     }
-    return { board: q.board, limit, coinType: q.board === 'xp' ? null : q.coinType ? normalizeCoin(q.coinType) : DEFAULT_COIN, week };
+    return { board: q.board, limit, coinType: leaderboardOf(q.board).read.byCoin ? (q.coinType ? normalizeCoin(q.coinType) : DEFAULT_COIN) : null, week };
   }
 
   /** One table per board: rows ordered by score, ties broken by address for a stable rank. */
   function source(board: Board): { table: string; score: string; count: string | null; player: string; vip: string | null } {
-    switch (board) {
-      case 'xp':
-        return { table: 'xp_leaderboard', score: 'total_xp', count: null, player: 'player', vip: 'vip_level' };
-      case 'bet':
-        return { table: 'bet_leaderboard', score: 'total_wagered', count: 'bet_count', player: 'player', vip: null };
-      case 'weekly_bet':
-        return { table: 'weekly_bet_leaderboard', score: 'total_wagered', count: 'bet_count', player: 'player', vip: null };
-      case 'referral':
-        return { table: 'referral_leaderboard', score: 'total_rewards', count: 'referral_count', player: 'referrer', vip: null };
-    }
+    const { table, read } = leaderboardOf(board);
+    return { table, score: read.score, count: read.count, player: read.player, vip: read.vipLevel };
   }
 
   /** The columns a board row is read with, qualified by `alias`. */
