@@ -6,15 +6,13 @@ import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
 import type { Services } from '../services';
 import type { SharedStore } from '../store';
-import { createApollo, graphqlHttpHandler } from '../graphql/apollo';
-import { createGraphqlPolicy } from '../graphql/policy';
+import { createApollo, apolloHandler } from '../graphql/apollo';
 import type { GraphqlContext } from '../graphql/context';
 import { createGraphqlWsGateway, registerGraphqlWs } from '../gateway/graphql-ws';
 import { DEFAULT_CAPS, type ConnectionCaps } from '../gateway/caps';
 import { registerAdmission } from './admission';
 import { registerAuthContext } from './auth-context';
 import { registerErrorHandling } from './error-handler';
-import { registerStorableInputCheck } from './storable-input';
 import { registerMetrics } from './metrics';
 import { registerRequestTimeout } from './timeout';
 import { registerDrain, websocketPreClose } from './drain';
@@ -56,7 +54,6 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   registerDrain(app);
   registerRequestTimeout(app, config.http.requestTimeoutMs);
   registerAuthContext(app, services.tokens);
-  registerStorableInputCheck(app);
   if (deps.admission !== false) {
     registerAdmission(app, { store: deps.store, max: config.http.rateLimit.max, windowMs: config.http.rateLimit.windowMs, metrics: deps.metrics });
   }
@@ -64,15 +61,19 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const caps = { ...DEFAULT_CAPS, ...deps.caps };
   await app.register(websocket, { options: { maxPayload: caps.maxPayloadBytes }, preClose: websocketPreClose });
 
-  const policy = createGraphqlPolicy({ schema: deps.schema, limits: config.graphql, introspection: config.graphql.introspection, metrics: deps.metrics, logger: deps.logger, services });
-  const apollo = createApollo(policy);
+  const apollo = createApollo({ schema: deps.schema, limits: config.graphql, introspection: config.graphql.introspection, metrics: deps.metrics });
   await apollo.start();
   app.addHook('onClose', async () => apollo.stop());
-  const context = (request: FastifyRequest): GraphqlContext =>
-    policy.context({ requestId: request.id, ip: request.ip, auth: request.auth, transport: 'http' });
-  const handler = graphqlHttpHandler(policy, apollo, context);
+  const context = (request: FastifyRequest): GraphqlContext => ({
+    requestId: request.id,
+    ip: request.ip,
+    auth: request.auth,
+    services,
+    transport: 'http',
+  });
+  const handler = apolloHandler(apollo, context);
   app.post('/graphql', handler);
-  const gateway = createGraphqlWsGateway({ policy, tokens: services.tokens, store: deps.store, logger: deps.logger, caps });
+  const gateway = createGraphqlWsGateway({ schema: deps.schema, services, store: deps.store, logger: deps.logger, limits: config.graphql, caps });
   registerGraphqlWs(app, gateway, handler);
 
   await registerOpenApi(app, { version: services.system.info().version });

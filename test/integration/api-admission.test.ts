@@ -8,6 +8,8 @@ import { hasRedisServer, requireServices, ThrowawayRedis, waitFor } from '../hel
 // through Fastify's inject (the full hook chain, no sockets) except one over real HTTP.
 const QUERY = '/graphql?query=%7BserverStatus%7Bstatus%7D%7D';
 const SMALL = { 'HTTP.RATE_LIMIT_MAX': '20' };
+// Starting an API (a fresh database each) takes seconds, tens of seconds on a busy machine.
+const SLOW_START = { timeout: 120_000 };
 
 interface Sent {
   status: number;
@@ -26,7 +28,7 @@ async function sendMany(api: TestApi, n: number, headers: Record<string, string>
   return statuses;
 }
 
-describe('admission control (per trusted client IP and per wallet, fixed window)', () => {
+describe('admission control (per trusted client IP and per wallet, fixed window)', SLOW_START, () => {
   const apis: TestApi[] = [];
   const start = async (opts: Parameters<typeof startApi>[0]) => {
     const api = await startApi(opts);
@@ -99,7 +101,7 @@ describe('admission control (per trusted client IP and per wallet, fixed window)
   });
 });
 
-describe.skipIf(!hasRedisServer && !requireServices)('admission during a Redis outage (throwaway redis-server)', () => {
+describe.skipIf(!hasRedisServer && !requireServices)('admission during a Redis outage (throwaway redis-server)', SLOW_START, () => {
   const apis: TestApi[] = [];
   let server: ThrowawayRedis | undefined;
   afterEach(async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain/index.js';
 import { createScratchDatabase, createTestDb, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db.js';
-import { caughtUp, chainEnv, inProcessIndexer, indexedState, sleep, spawnIndexer, waitUntil, type IndexerProcess } from '../helpers/indexer.js';
+import { caughtUp, chainEnv, inProcessIndexer, indexedState, spawnIndexer, waitUntil, type IndexerProcess } from '../helpers/indexer.js';
 import { createDb } from '../../src/db/client.js';
 import { KIND_LIST, eventTypeOf } from '../../src/indexer/kinds.js';
 import { diffLeaderboards } from '../../src/indexer/rebuild.js';
@@ -13,6 +13,12 @@ import { diffLeaderboards } from '../../src/indexer/rebuild.js';
 // tables must equal those of an uninterrupted run. PostgreSQL when DATABASE_URL is set, else an
 // on-disk PGlite (one process at a time opens it, which is all this test needs).
 const KILLS = 4;
+// Kill points are counted in pages the chain served (each kind reads, writes, then reads its next
+// page), not in milliseconds, so a slow machine moves them no later in the backfill. Waits are
+// polls with generous bounds: a process start on a busy machine can take tens of seconds.
+const START_MS = 120_000;
+const CATCH_UP_MS = 120_000;
+const pagesServed = () => chain.stats.byTransport.graphql.requests;
 
 let chain: SuiChainFixture;
 let scratch: ScratchDatabase | undefined;
@@ -40,7 +46,7 @@ describe('indexer killed with SIGKILL during a backfill', () => {
     const ref = await createTestDb();
     const uninterrupted = inProcessIndexer(ref.db, chain);
     await uninterrupted.indexer.start();
-    await waitUntil(() => caughtUp(ref.db, chain), 40_000, 'the uninterrupted run');
+    await waitUntil(() => caughtUp(ref.db, chain), CATCH_UP_MS, 'the uninterrupted run');
     await uninterrupted.indexer.stop();
     const expected = await indexedState(ref.db);
     await ref.cleanup();
@@ -69,8 +75,17 @@ describe('indexer killed with SIGKILL during a backfill', () => {
     for (let i = 0; i < KILLS; i++) {
       const p = spawnIndexer(env);
       running.push(p);
-      await p.leading();
-      await sleep(100 + Math.floor(Math.random() * 900));
+      await p.leading(START_MS);
+      // A random point: after 1 to 3 more pages per kind.
+      const killAt = pagesServed() + KIND_LIST.length * (1 + Math.floor(Math.random() * 3));
+      await waitUntil(
+        () => {
+          if (p.child.exitCode !== null) throw new Error(`indexer exited with ${p.child.exitCode}:\n${p.output()}`);
+          return pagesServed() >= killAt;
+        },
+        CATCH_UP_MS,
+        `page ${killAt} to be served`,
+      );
       midBackfill.push(!p.output().includes('indexer backfill done'));
       await p.kill('SIGKILL');
       progress.push(await checkPrefixes());
@@ -82,8 +97,8 @@ describe('indexer killed with SIGKILL during a backfill', () => {
 
     const last = spawnIndexer(env);
     running.push(last);
-    await last.leading();
-    await waitUntil(() => last.output().includes('indexer backfill done'), 40_000, 'the final run to catch up');
+    await last.leading(START_MS);
+    await waitUntil(() => last.output().includes('indexer backfill done'), CATCH_UP_MS, 'the final run to catch up');
     await last.kill('SIGTERM');
 
     const target = await openTarget();
@@ -96,5 +111,5 @@ describe('indexer killed with SIGKILL during a backfill', () => {
     } finally {
       await target.close();
     }
-  }, 85_000);
+  }, (KILLS + 1) * START_MS + 3 * CATCH_UP_MS);
 });
