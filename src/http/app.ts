@@ -6,13 +6,15 @@ import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
 import type { Services } from '../services';
 import type { SharedStore } from '../store';
-import { createApollo, apolloHandler } from '../graphql/apollo';
+import { createApollo, graphqlHttpHandler } from '../graphql/apollo';
+import { createGraphqlPolicy } from '../graphql/policy';
 import type { GraphqlContext } from '../graphql/context';
 import { createGraphqlWsGateway, registerGraphqlWs } from '../gateway/graphql-ws';
 import { DEFAULT_CAPS, type ConnectionCaps } from '../gateway/caps';
 import { registerAdmission } from './admission';
 import { registerAuthContext } from './auth-context';
 import { registerErrorHandling } from './error-handler';
+import { registerStorableInputCheck } from './storable-input';
 import { registerMetrics } from './metrics';
 import { registerRequestTimeout } from './timeout';
 import { registerDrain, websocketPreClose } from './drain';
@@ -54,6 +56,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   registerDrain(app);
   registerRequestTimeout(app, config.http.requestTimeoutMs);
   registerAuthContext(app, services.tokens);
+  registerStorableInputCheck(app);
   if (deps.admission !== false) {
     registerAdmission(app, { store: deps.store, max: config.http.rateLimit.max, windowMs: config.http.rateLimit.windowMs, metrics: deps.metrics });
   }
@@ -61,19 +64,15 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const caps = { ...DEFAULT_CAPS, ...deps.caps };
   await app.register(websocket, { options: { maxPayload: caps.maxPayloadBytes }, preClose: websocketPreClose });
 
-  const apollo = createApollo({ schema: deps.schema, limits: config.graphql, introspection: config.graphql.introspection, metrics: deps.metrics });
+  const policy = createGraphqlPolicy({ schema: deps.schema, limits: config.graphql, introspection: config.graphql.introspection, metrics: deps.metrics, logger: deps.logger, services });
+  const apollo = createApollo(policy);
   await apollo.start();
   app.addHook('onClose', async () => apollo.stop());
-  const context = (request: FastifyRequest): GraphqlContext => ({
-    requestId: request.id,
-    ip: request.ip,
-    auth: request.auth,
-    services,
-    transport: 'http',
-  });
-  const handler = apolloHandler(apollo, context);
+  const context = (request: FastifyRequest): GraphqlContext =>
+    policy.context({ requestId: request.id, ip: request.ip, auth: request.auth, transport: 'http' });
+  const handler = graphqlHttpHandler(policy, apollo, context);
   app.post('/graphql', handler);
-  const gateway = createGraphqlWsGateway({ schema: deps.schema, services, store: deps.store, logger: deps.logger, limits: config.graphql, caps });
+  const gateway = createGraphqlWsGateway({ policy, tokens: services.tokens, store: deps.store, logger: deps.logger, caps });
   registerGraphqlWs(app, gateway, handler);
 
   await registerOpenApi(app, { version: services.system.info().version });
