@@ -1,11 +1,13 @@
 // npm run bench: starts the API in child processes and measures, in this run:
 //  1. a trivial query through Apollo vs a raw Fastify handler (same process, same hooks);
 //  2. a 100-row leaderboard query through Apollo (cached service, and uncached) vs a raw handler over the same database;
-//  3. the admission layer on vs off.
+//  3. the admission layer on vs off;
+//  4. (PostgreSQL) one wallet's leaderboardRank on 100,000- and 1,000,000-row boards at 50 connections.
 // Each figure is printed with its ratio to the baseline measured alongside it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { runLoad, type LoadResult } from './load';
 import { benchIngest } from './ingest';
+import { benchLeaderboardRank } from './leaderboard-rank';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1000);
@@ -84,6 +86,25 @@ try {
 
   const store = process.env.CACHE_STORE === 'redis' ? 'Redis' : 'memory';
   process.stdout.write(`\nbench (${CONNECTIONS} connections, ${DURATION_MS} ms each, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, store: ${store})\n${lines.join('\n')}\n`);
+  if (process.env.DATABASE_URL) {
+    const rank = await startServer(['--admission=on']);
+    servers.push(rank.child);
+    await warm(rank.url, [['/bench/raw/leaderboard']]);
+    const rankConnections = Number(process.env.BENCH_RANK_CONNECTIONS ?? 50);
+    const rankLines = await benchLeaderboardRank({
+      url: rank.url,
+      databaseUrl: process.env.DATABASE_URL,
+      connections: rankConnections,
+      durationMs: Number(process.env.BENCH_RANK_DURATION_MS ?? 10_000),
+      warmupMs: WARMUP_MS,
+      sizes: process.env.BENCH_RANK_SIZES?.split(',').map(Number),
+      row,
+    });
+    rank.child.kill('SIGTERM');
+    process.stdout.write(`\nleaderboardRank (${rankConnections} connections, PostgreSQL)\n${rankLines.join('\n')}\n`);
+  } else {
+    process.stdout.write('\nleaderboardRank: skipped (needs DATABASE_URL; the boards are seeded with plain SQL)\n');
+  }
   process.stdout.write(`\n${(await benchIngest({ databaseUrl: process.env.DATABASE_URL || undefined, events: Number(process.env.BENCH_INGEST_EVENTS ?? 20_000) })).join('\n')}\n`);
 } finally {
   for (const s of servers) if (s.exitCode === null) s.kill('SIGTERM');

@@ -104,6 +104,8 @@ export async function createLeaderboardService(opts: { db: Db; store: SharedStor
     const week = p.week ? `$${params.push(p.week.toISOString().slice(0, 10))}::date` : null;
     return (alias) => [...(coin ? [`${alias}.coin_type = ${coin}`] : []), ...(week ? [`${alias}.week_start = ${week}`] : [])];
   }
+  /** The bucket table's scope of a board read; the triggers in the rank-bucket migration build the same strings. */
+  const bucketScope = (p: ReturnType<typeof parse>): string => [p.week?.toISOString().slice(0, 10), p.coinType].filter(Boolean).join(' ');
   const where = (conds: string[]) => (conds.length ? `WHERE ${conds.join(' AND ')}` : '');
 
   const toEntry = (row: Row, rank: number, coinType: string | null): LeaderboardEntry => ({
@@ -144,12 +146,15 @@ export async function createLeaderboardService(opts: { db: Db; store: SharedStor
       const params: unknown[] = [];
       const board = filters(p, params);
       const me = `$${params.push(q.player)}`;
-      // Rank = 1 + rows strictly ahead in (score DESC, player ASC) order, counted as two range
-      // scans of the (filters, score DESC, player) index: higher scores, then equal scores with a
-      // lower address. Index-only and sort-free; the cost grows with the rank, not the board.
+      const bucketsOf = `r.board = $${params.push(p.board)} AND r.scope = $${params.push(bucketScope(p))}`;
+      // Rank = 1 + rows strictly ahead in (score DESC, player ASC) order: the players of every
+      // higher score bucket (leaderboard_rank_bucket, kept in step by triggers), then two index
+      // range scans inside the player's own bucket: higher scores, and equal scores with a lower address.
+      const bucket = `leaderboard_rank_bucket(me.${s.score})`;
       const rows = await opts.db.query<Row & { rank: string }>(
         `SELECT ${selectList(s, 'me')},
-                1 + (SELECT count(*) FROM ${s.table} b ${where([...board('b'), `b.${s.score} > me.${s.score}`])})
+                1 + coalesce((SELECT sum(r.n) FROM leaderboard_rank_bucket r WHERE ${bucketsOf} AND r.bucket > ${bucket}), 0)
+                  + (SELECT count(*) FROM ${s.table} b ${where([...board('b'), `b.${s.score} > me.${s.score}`, `b.${s.score} < ${bucket} + leaderboard_rank_unit(me.${s.score})`])})
                   + (SELECT count(*) FROM ${s.table} b ${where([...board('b'), `b.${s.score} = me.${s.score}`, `b.${s.player} < me.${s.player}`])}) AS rank
            FROM ${s.table} me ${where([...board('me'), `me.${s.player} = ${me}`])}`,
         params,

@@ -162,6 +162,14 @@ export type WeeklyBetLeaderboard = Prisma.WeeklyBetLeaderboardModel
  */
 export type XpLeaderboard = Prisma.XpLeaderboardModel
 /**
+ * Model LeaderboardRankBucket
+ * Players per score bucket (a score's first three significant digits) for each board and filter
+ * scope, kept in step with the board tables by statement triggers (migration
+ * 20261123154300_leaderboard_rank_buckets): a rank sums the buckets ahead and counts only
+ * inside its own bucket. `scope`: '' (xp), the coin type (bet, referral), 'YYYY-MM-DD coin' (weekly_bet).
+ */
+export type LeaderboardRankBucket = Prisma.LeaderboardRankBucketModel
+/**
  * Model OpsJobHeartbeat
  * 
  */

@@ -421,6 +421,7 @@ export const ModelName = {
   BetLeaderboard: 'BetLeaderboard',
   WeeklyBetLeaderboard: 'WeeklyBetLeaderboard',
   XpLeaderboard: 'XpLeaderboard',
+  LeaderboardRankBucket: 'LeaderboardRankBucket',
   OpsJobHeartbeat: 'OpsJobHeartbeat',
   OpsJobRun: 'OpsJobRun',
   PriceSnapshot: 'PriceSnapshot'
@@ -439,7 +440,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "campaign" | "questClaim" | "questProgress" | "zkLoginAccount" | "profile" | "socialLink" | "emailVerificationToken" | "loginChallenge" | "refreshToken" | "getStashedGift" | "giftDeliveryLimit" | "giftDeliverySchedule" | "betResultEvent" | "playerVipExpProgressEvent" | "dailyStreakClaimedEvent" | "dailyStreakResetEvent" | "referralRewardEvent" | "houseLiquidityEvent" | "secondaryHouseLiquidityEvent" | "cursor" | "referralLeaderboard" | "betLeaderboard" | "weeklyBetLeaderboard" | "xpLeaderboard" | "opsJobHeartbeat" | "opsJobRun" | "priceSnapshot"
+    modelProps: "campaign" | "questClaim" | "questProgress" | "zkLoginAccount" | "profile" | "socialLink" | "emailVerificationToken" | "loginChallenge" | "refreshToken" | "getStashedGift" | "giftDeliveryLimit" | "giftDeliverySchedule" | "betResultEvent" | "playerVipExpProgressEvent" | "dailyStreakClaimedEvent" | "dailyStreakResetEvent" | "referralRewardEvent" | "houseLiquidityEvent" | "secondaryHouseLiquidityEvent" | "cursor" | "referralLeaderboard" | "betLeaderboard" | "weeklyBetLeaderboard" | "xpLeaderboard" | "leaderboardRankBucket" | "opsJobHeartbeat" | "opsJobRun" | "priceSnapshot"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2219,6 +2220,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    LeaderboardRankBucket: {
+      payload: Prisma.$LeaderboardRankBucketPayload<ExtArgs>
+      fields: Prisma.LeaderboardRankBucketFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LeaderboardRankBucketFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaderboardRankBucketPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LeaderboardRankBucketFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaderboardRankBucketPayload>
+        }
+        findFirst: {
+          args: Prisma.LeaderboardRankBucketFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaderboardRankBucketPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LeaderboardRankBucketFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaderboardRankBucketPayload>
+        }
+        findMany: {
+          args: Prisma.LeaderboardRankBucketFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaderboardRankBucketPayload>[]
+        }
+        create: {
+          args: Prisma.LeaderboardRankBucketCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaderboardRankBucketPayload>
+        }
+        createMany: {
+          args: Prisma.LeaderboardRankBucketCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LeaderboardRankBucketCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaderboardRankBucketPayload>[]
+        }
+        delete: {
+          args: Prisma.LeaderboardRankBucketDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaderboardRankBucketPayload>
+        }
+        update: {
+          args: Prisma.LeaderboardRankBucketUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaderboardRankBucketPayload>
+        }
+        deleteMany: {
+          args: Prisma.LeaderboardRankBucketDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LeaderboardRankBucketUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LeaderboardRankBucketUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaderboardRankBucketPayload>[]
+        }
+        upsert: {
+          args: Prisma.LeaderboardRankBucketUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaderboardRankBucketPayload>
+        }
+        aggregate: {
+          args: Prisma.LeaderboardRankBucketAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLeaderboardRankBucket>
+        }
+        groupBy: {
+          args: Prisma.LeaderboardRankBucketGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeaderboardRankBucketGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LeaderboardRankBucketCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeaderboardRankBucketCountAggregateOutputType> | number
+        }
+      }
+    }
     OpsJobHeartbeat: {
       payload: Prisma.$OpsJobHeartbeatPayload<ExtArgs>
       fields: Prisma.OpsJobHeartbeatFieldRefs
@@ -2830,6 +2905,16 @@ export const XpLeaderboardScalarFieldEnum = {
 export type XpLeaderboardScalarFieldEnum = (typeof XpLeaderboardScalarFieldEnum)[keyof typeof XpLeaderboardScalarFieldEnum]
 
 
+export const LeaderboardRankBucketScalarFieldEnum = {
+  board: 'board',
+  scope: 'scope',
+  bucket: 'bucket',
+  n: 'n'
+} as const
+
+export type LeaderboardRankBucketScalarFieldEnum = (typeof LeaderboardRankBucketScalarFieldEnum)[keyof typeof LeaderboardRankBucketScalarFieldEnum]
+
+
 export const OpsJobHeartbeatScalarFieldEnum = {
   jobKey: 'jobKey',
   status: 'status',
@@ -3209,6 +3294,7 @@ export type GlobalOmitConfig = {
   betLeaderboard?: Prisma.BetLeaderboardOmit
   weeklyBetLeaderboard?: Prisma.WeeklyBetLeaderboardOmit
   xpLeaderboard?: Prisma.XpLeaderboardOmit
+  leaderboardRankBucket?: Prisma.LeaderboardRankBucketOmit
   opsJobHeartbeat?: Prisma.OpsJobHeartbeatOmit
   opsJobRun?: Prisma.OpsJobRunOmit
   priceSnapshot?: Prisma.PriceSnapshotOmit

@@ -75,6 +75,7 @@ export const ModelName = {
   BetLeaderboard: 'BetLeaderboard',
   WeeklyBetLeaderboard: 'WeeklyBetLeaderboard',
   XpLeaderboard: 'XpLeaderboard',
+  LeaderboardRankBucket: 'LeaderboardRankBucket',
   OpsJobHeartbeat: 'OpsJobHeartbeat',
   OpsJobRun: 'OpsJobRun',
   PriceSnapshot: 'PriceSnapshot'
@@ -444,6 +445,16 @@ export const XpLeaderboardScalarFieldEnum = {
 } as const
 
 export type XpLeaderboardScalarFieldEnum = (typeof XpLeaderboardScalarFieldEnum)[keyof typeof XpLeaderboardScalarFieldEnum]
+
+
+export const LeaderboardRankBucketScalarFieldEnum = {
+  board: 'board',
+  scope: 'scope',
+  bucket: 'bucket',
+  n: 'n'
+} as const
+
+export type LeaderboardRankBucketScalarFieldEnum = (typeof LeaderboardRankBucketScalarFieldEnum)[keyof typeof LeaderboardRankBucketScalarFieldEnum]
 
 
 export const OpsJobHeartbeatScalarFieldEnum = {
