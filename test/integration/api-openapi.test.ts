@@ -107,7 +107,7 @@ describe('GET /api/openapi.json', () => {
       for (const p of declared) expect(p.schema, `${where} ${p.name}`).toBeDefined();
       if (method === 'post') {
         const body = op.requestBody;
-        expect(body?.content['application/json']?.schema, where).toBeDefined();
+        expect(body?.content?.['application/json']?.schema, where).toBeDefined();
       }
       const responses = Object.entries(op.responses ?? {});
       expect(responses.some(([status]) => status.startsWith('2')), where).toBe(true);
