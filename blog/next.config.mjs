@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { withPayload } from '@payloadcms/next/withPayload'
+import { securityHeaders } from './security-headers.mjs'
 
 const dirname = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(dirname, '..')
@@ -17,6 +18,9 @@ const nextConfig = {
   images: { unoptimized: true },
   // Type checking runs in `npm run blog:typecheck`, not inside the build.
   typescript: { ignoreBuildErrors: true },
+  async headers() {
+    return securityHeaders()
+  },
   async redirects() {
     // basePath is prepended to both sides: /blog/blog/* goes to /blog/* in one hop, keeping
     // the trailing slash for pages and none for files (rss.xml, images).

@@ -1,7 +1,8 @@
 /**
  * Browser test (playwright-core + Debian chromium): an editor logs into the Payload admin,
  * is refused when publishing an incomplete post, completes the editorial contract, publishes,
- * and the post appears on the index, its page, both feeds and the sitemap.
+ * and the post appears on the index, its page, both feeds and the sitemap — all under the
+ * site's Content-Security-Policy, with no violation reported by the browser.
  * Screenshots go to test-artifacts/.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
@@ -26,6 +27,10 @@ let page: Page
 let payload: Payload
 let profileDir: string
 let blogUrl: string
+/** CSP violations seen by the browser: `securitypolicyviolation` events and console reports. */
+const violations: string[] = []
+/** Content-Security-Policy of every HTML document the browser loaded, by URL. */
+const documentPolicies = new Map<string, string | null>()
 
 const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `blog-admin-${name}.png`), fullPage: true })
 
@@ -43,8 +48,21 @@ describe.skipIf(!existsSync(CHROMIUM))('editor publishes through the admin', () 
       viewport: { width: 1400, height: 1000 },
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     })
+    await browser.exposeBinding('reportCspViolation', (_source, text: string) => void violations.push(text))
+    await browser.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        const report = (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation
+        void report(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} in ${e.sourceFile || e.documentURI}:${e.lineNumber} ${e.sample}`)
+      })
+    })
     page = browser.pages()[0] ?? (await browser.newPage())
     page.setDefaultTimeout(20_000)
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) violations.push(`console: ${msg.text()}`)
+    })
+    page.on('response', (res) => {
+      if (res.request().resourceType() === 'document') documentPolicies.set(res.url(), res.headers()['content-security-policy'] ?? null)
+    })
   })
 
   afterAll(async () => {
@@ -124,4 +142,30 @@ describe.skipIf(!existsSync(CHROMIUM))('editor publishes through the admin', () 
     expect(atom).toContain(`href="${url}"`)
     expect(sitemap).toContain(`<loc>${url}</loc>`)
   }, 60_000)
+
+  it('ran the admin and the public pages under their policies with no CSP violation', async () => {
+    const admin = [...documentPolicies].filter(([url]) => new URL(url).pathname.startsWith('/blog/admin'))
+    const pub = [...documentPolicies].filter(([url]) => !new URL(url).pathname.startsWith('/blog/admin'))
+    expect(admin.length).toBeGreaterThan(0)
+    expect(pub.length).toBeGreaterThan(0)
+    for (const [url, csp] of [...admin, ...pub]) {
+      expect(csp, url).toMatch(/default-src 'self'/)
+      expect(csp, url).toMatch(/frame-ancestors 'none'/)
+      expect(csp, url).not.toMatch(/unsafe-eval/)
+    }
+    for (const [url, csp] of admin) expect(csp, url).toMatch(/worker-src 'self' blob:/)
+    expect(violations).toEqual([])
+  })
+
+  it('reports a violation when a page breaks the policy (the recorder works)', async () => {
+    await page.goto(`${blogUrl}/`)
+    await page.evaluate(() => {
+      const script = document.createElement('script')
+      script.src = 'https://cdn.example.test/tracker.js'
+      document.head.append(script)
+    })
+    // Both channels see it: the securitypolicyviolation event and Chromium's console report.
+    await expect.poll(() => violations.join('\n')).toMatch(/script-src(-elem)? blocked https:\/\/cdn\.example\.test\/tracker\.js/)
+    await expect.poll(() => violations.join('\n')).toMatch(/console: .*cdn\.example\.test\/tracker\.js.*Content Security Policy/)
+  })
 })
