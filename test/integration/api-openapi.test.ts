@@ -173,6 +173,17 @@ describe('Fastify validates against the declared schemas', () => {
     expect(Object.keys((await cache.json()).leaderboards).sort()).toEqual(['entries', 'hits', 'misses']);
   });
 
+  it('serializes through the response schemas without dropping a field the service returns', async () => {
+    await api.db.query(`INSERT INTO xp_leaderboard (player, total_xp, vip_level) VALUES ('0xdoc1', 18446744073709551615, 3), ('0xdoc2', 7, 0)`);
+    await api.services.leaderboards.invalidate();
+    const top = await (await fetch(`${api.url}/api/analytics/leaderboards/xp?limit=2`)).json();
+    expect(top.entries).toEqual(await api.services.leaderboards.top({ board: 'xp', limit: 2 }));
+    expect(top.entries[0]).toMatchObject({ rank: 1, player: '0xdoc1', score: '18446744073709551615', vipLevel: 3, count: null, coinType: null });
+    const one = await (await fetch(`${api.url}/api/analytics/leaderboards/xp/players/0xdoc2`)).json();
+    expect(one).toEqual({ board: 'xp', entry: await api.services.leaderboards.rankOf({ board: 'xp', player: '0xdoc2' }) });
+    expect(one.entry.rank).toBe(2);
+  });
+
   it('checks the webhook secret before anything about the body, and documents every refusal', async () => {
     const post = (body: string, authorization?: string) =>
       fetch(`${api.url}/api/blog/webhooks/contentpartner`, {
