@@ -3,20 +3,27 @@
 // for a pool slot that the overload it is meant to relieve holds).
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { AppError } from '../errors';
 
 export interface QueryOptions {
   /** When it aborts, the query is refused (not started) or cancelled in the server. */
   signal?: AbortSignal;
 }
 
-/** The query was not run to the end because its caller's signal aborted. */
-export class QueryCancelledError extends Error {
-  override name = 'QueryCancelledError';
+/**
+ * The query was not run to the end because its caller's signal aborted. A REQUEST_TIMEOUT, not
+ * INTERNAL: the request ended first (its answer, if any, was already sent), nothing is broken.
+ */
+export class QueryCancelledError extends AppError {
+  constructor(message: string, cause: unknown) {
+    super('REQUEST_TIMEOUT', message, undefined, { cause });
+    this.name = 'QueryCancelledError';
+  }
 }
 
 export function cancelledError(signal: AbortSignal, running: boolean, cause?: unknown): QueryCancelledError {
   const why = signal.reason instanceof Error ? signal.reason.message : 'aborted';
-  return new QueryCancelledError(`query ${running ? 'cancelled' : 'not started'}: ${why}`, { cause: cause ?? signal.reason });
+  return new QueryCancelledError(`query ${running ? 'cancelled' : 'not started'}: ${why}`, cause ?? signal.reason);
 }
 
 /** One lazily opened connection that only sends `pg_cancel_backend`; reopened after it fails. */
