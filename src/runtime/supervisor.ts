@@ -86,8 +86,9 @@ export function superviseProcess(opts: SupervisorOptions): Supervisor {
       // Whatever the leader left behind in its group goes too.
       killGroup(proc, 'SIGKILL');
       if (child === proc) child = null;
-      changed({ pid: null, lastExit: { code, signal, at: new Date().toISOString() } });
-      if (!stopping) afterUnexpectedExit(code, signal);
+      const lastExit = { code, signal, at: new Date().toISOString() };
+      if (stopping) changed({ state: 'stopped', pid: null, lastExit });
+      else afterUnexpectedExit(lastExit);
     };
     proc.once('exit', onExit);
     proc.once('error', (err) => {
@@ -98,12 +99,13 @@ export function superviseProcess(opts: SupervisorOptions): Supervisor {
     log.info({ pid: proc.pid, restarts: status.restarts }, `${opts.name}: process started`);
   }
 
-  function afterUnexpectedExit(code: number | null, signal: string | null): void {
+  function afterUnexpectedExit(lastExit: NonNullable<SupervisedStatus['lastExit']>): void {
+    const { code, signal } = lastExit;
     const now = Date.now();
     exits.push(now);
     while (exits.length && now - exits[0]! > policy.crashLoop.windowMs) exits.shift();
     if (exits.length >= policy.crashLoop.exits) {
-      changed({ state: 'failed' });
+      changed({ state: 'failed', pid: null, lastExit });
       const err = new Error(
         `${opts.name}: crash loop, the process exited ${exits.length} times within ${Math.round(policy.crashLoop.windowMs / 1000)} s ` +
           `(last: ${signal ? `signal ${signal}` : `exit code ${code}`}); not restarting it`,
@@ -113,7 +115,7 @@ export function superviseProcess(opts: SupervisorOptions): Supervisor {
       return;
     }
     const delayMs = Math.min(policy.backoff.maxMs, policy.backoff.initialMs * 2 ** (exits.length - 1));
-    changed({ state: 'restarting', restarts: status.restarts + 1 });
+    changed({ state: 'restarting', pid: null, lastExit, restarts: status.restarts + 1 });
     log.warn({ code, signal, delayMs, exitsInWindow: exits.length }, `${opts.name}: process exited unexpectedly; restarting in ${delayMs} ms`);
     restartTimer = setTimeout(start, delayMs);
   }
@@ -136,7 +138,7 @@ export function superviseProcess(opts: SupervisorOptions): Supervisor {
           await exited;
           clearTimeout(kill);
         }
-        if (status.state !== 'failed') changed({ state: 'stopped', pid: null });
+        if (status.state !== 'failed' && status.state !== 'stopped') changed({ state: 'stopped', pid: null });
       })();
       return stopping;
     },
