@@ -1,7 +1,8 @@
-import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError } from 'graphql';
-import { ERROR_STATUS, type ErrorCode } from '../errors';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
 import { resolveOperation } from './operation-checks';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphqlContext } from './context';
@@ -48,6 +49,19 @@ function policyPlugin(policy: GraphqlPolicy): ApolloServerPlugin<GraphqlContext>
   };
 }
 
+/**
+ * RFC 9112 answers a malformed Host with 400; the Fastify integration builds a URL from it and
+ * would throw (a 500) instead.
+ */
+function hasValidHost(request: FastifyRequest): boolean {
+  try {
+    new URL(request.url, `${request.protocol}://${request.hostname}/`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The GraphQL source of a POST body or GET query string, when there is one. */
 function sourceOf(request: FastifyRequest): string | undefined {
   const carrier = (request.method === 'GET' ? request.query : request.body) as { query?: unknown } | null | undefined;
@@ -55,47 +69,27 @@ function sourceOf(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The Fastify handler for HTTP GraphQL: refuses a too-complex document before Apollo sees it
- * (Apollo's hooks cannot answer before its validation, which would do the unbounded work),
- * then runs the request through Apollo.
+ * The Fastify handler for HTTP GraphQL (POST, and GET beside the websocket upgrade): refuses a
+ * too-complex document before Apollo sees it (Apollo's hooks cannot answer before its
+ * validation, which would do the unbounded work), then runs the request through Apollo with
+ * the maintained Fastify integration.
  */
 export function graphqlHttpHandler(policy: GraphqlPolicy, apollo: ApolloServer<GraphqlContext>, context: (request: FastifyRequest) => GraphqlContext) {
-  const run = apolloHandler(apollo, context);
+  // The integration's handler never uses `this`; typed here as a plain function of our request.
+  const run = fastifyApolloHandler(apollo, { context: async (request) => context(request) }) as unknown as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const startedAt = process.hrtime.bigint();
     const source = sourceOf(request);
     const refused = source === undefined ? null : policy.screen(source);
-    if (!refused) return run(request, reply);
+    if (!refused) {
+      if (!hasValidHost(request)) throw new AppError('BAD_REQUEST', 'Invalid Host header');
+      const body = await run(request, reply);
+      // The request timeout may have answered meanwhile (src/http/timeout.ts): drop the late body.
+      return reply.sent ? reply : body;
+    }
     const operationName = (request.method === 'GET' ? request.query : request.body) as { operationName?: unknown } | null;
     policy.recordOperation({ name: typeof operationName?.operationName === 'string' ? operationName.operationName : null, type: undefined, failed: true, startedAt });
     const errors = refused.map((e) => policy.formatError(e.toJSON(), e));
     return reply.code(ERROR_STATUS[errors[0].extensions?.code as ErrorCode] ?? 400).type('application/json; charset=utf-8').send({ errors });
-  };
-}
-
-/** A Fastify handler running one HTTP GraphQL request through Apollo. */
-export function apolloHandler(apollo: ApolloServer<GraphqlContext>, context: (request: FastifyRequest) => GraphqlContext) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const headers = new HeaderMap();
-    for (const [key, value] of Object.entries(request.headers)) {
-      if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
-    }
-    const url = request.raw.url ?? '/';
-    const response = await apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: {
-        method: request.method.toUpperCase(),
-        headers,
-        search: url.includes('?') ? url.slice(url.indexOf('?')) : '',
-        body: request.body,
-      },
-      context: async () => context(request),
-    });
-    if (reply.sent) return reply;
-    for (const [key, value] of response.headers) reply.header(key, value);
-    reply.code(response.status ?? 200);
-    if (response.body.kind === 'complete') return reply.send(response.body.string);
-    const chunks: string[] = [];
-    for await (const chunk of response.body.asyncIterator) chunks.push(chunk);
-    return reply.send(chunks.join(''));
   };
 }

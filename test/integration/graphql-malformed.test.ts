@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type TestApi } from '../helpers/api';
 import { codesOf, openGraphqlWs, postGraphql, wsCodes } from '../helpers/graphql-wire';
@@ -85,6 +86,22 @@ describe('client mistakes are client errors, never INTERNAL', () => {
     expect(await get('mutation { doIt }')).toEqual({ status: 405, codes: ['METHOD_NOT_ALLOWED'] });
     expect(await get(POST_BY_SLUG, { slug: 'a\u0000' })).toEqual({ status: 400, codes: ['VALIDATION_FAILED'] });
     expect(await get('{ serverStatus { status } }')).toEqual({ status: 200, codes: [] });
+  });
+
+  it('over HTTP: a malformed Host header → 400 BAD_REQUEST (RFC 9112), not a failed URL parse', async () => {
+    const { hostname, port } = new URL(api.url);
+    const body = JSON.stringify({ query: '{ __typename }' });
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), hostname, () =>
+        socket.write(`POST /graphql HTTP/1.1\r\nHost: a b\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`),
+      );
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: { code: 'BAD_REQUEST' } });
   });
 
   it('over REST: NUL or lone surrogates in params, query strings and JSON bodies → 400 VALIDATION_FAILED', async () => {
