@@ -84,12 +84,13 @@ describe.skipIf(!replicas)('indexerStatus on an API replica while the indexer ru
     const api = await startApi({ db, store: 'redis', storePrefix: prefix });
     const indexer = spawnIndexer({ ...chainEnv(chain), DATABASE_URL: own.url, CACHE_STORE: 'redis', SHARED_STORE_URL: testEnv.redisUrl!, SHARED_STORE_KEY_PREFIX: `test:${prefix}:` });
     try {
-      await indexer.leading();
+      // A process start on a busy machine can take tens of seconds: a generous bound, polled.
+      await indexer.leading(120_000);
       const want = expectedCounts(chain);
       await waitUntil(async () => {
         const s = (await gql(api.url, IndexerStatusDocument)).body.data?.indexerStatus;
         return s?.mode === 'LIVE' && s.kinds.every((k) => Number(k.eventsIndexed) === want[k.kind] && k.caughtUp === true);
-      }, 40_000, 'the API replica to see the indexer live');
+      }, 120_000, 'the API replica to see the indexer live');
       const leaderLine = indexer.output().split('\n').find((l) => l.includes('"indexer: leading"'))!;
       const s = (await gql(api.url, IndexerStatusDocument)).body.data!.indexerStatus;
       expect(s.leader?.instanceId).toBe(JSON.parse(leaderLine).instanceId);
@@ -104,5 +105,5 @@ describe.skipIf(!replicas)('indexerStatus on an API replica while the indexer ru
       await db.close();
       await own.drop();
     }
-  }, 80_000);
+  }, 300_000);
 });
