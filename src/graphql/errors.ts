@@ -77,5 +77,3 @@ export function createErrorFormatter(opts: ErrorFormatterOptions) {
     };
   };
 }
-
-export type ErrorFormatter = ReturnType<typeof createErrorFormatter>;

@@ -42,7 +42,7 @@ export function queryLimitRules(limits: QueryLimits): ValidationRule[] {
  * OverlappingFieldsCanBeMerged compares every pair of same-named fields and every pair of
  * fragments spread into one selection set; these caps keep its work small.
  */
-export const SELECTION_SHAPE = { maxSameResponseName: 8, maxFragmentSpreads: 16, maxDefinitions: 64 } as const;
+const SELECTION_SHAPE = { maxSameResponseName: 8, maxFragmentSpreads: 16, maxDefinitions: 64 } as const;
 
 function fragmentsOf(context: ValidationContext): Map<string, FragmentDefinitionNode> {
   const map = new Map<string, FragmentDefinitionNode>();

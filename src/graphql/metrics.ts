@@ -18,5 +18,3 @@ export function operationRecorder(metrics: Metrics) {
     metrics.graphqlDuration.observe({ operation, type }, Number(process.hrtime.bigint() - outcome.startedAt) / 1e9);
   };
 }
-
-export type OperationRecorder = ReturnType<typeof operationRecorder>;
