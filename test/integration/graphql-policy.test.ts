@@ -4,18 +4,21 @@ import { codesOf, openGraphqlWs, postGraphql, wsCodes, type WsOutcome } from '..
 
 const bomb = 'query Bomb { ...F0 } ' + Array.from({ length: 30 }, (_, i) => (i < 29 ? `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }` : 'fragment F29 on Query { __typename }')).join(' ');
 
-/** Forbidden and failing operations, each with the code both transports must answer with. */
-const CASES: Array<[string, Record<string, unknown>, string]> = [
-  ['introspection (__schema)', { query: '{ __schema { queryType { name } } }' }, 'FORBIDDEN'],
-  ['introspection (__type)', { query: '{ __type(name: "Query") { name } }' }, 'FORBIDDEN'],
-  ['a misspelt field', { query: '{ serverStatu { status } }' }, 'GRAPHQL_VALIDATION_FAILED'],
-  ['a misspelt enum value in a variable', { query: 'query B($b: LeaderboardBoard!) { leaderboard(board: $b) { rank } }', variables: { b: 'BE' } }, 'VALIDATION_FAILED'],
-  ['the 30-level fragment bomb', { query: bomb }, 'QUERY_TOO_COMPLEX'],
-  ['too many aliases', { query: `{ ${Array.from({ length: 21 }, (_, i) => `a${i}: __typename`).join(' ')} }` }, 'QUERY_TOO_COMPLEX'],
-  ['a mutation', { query: 'mutation { x }' }, 'OPERATION_NOT_SUPPORTED'],
-  ['a NUL in a variable', { query: 'query P($s: String!) { blogPost(slug: $s) { title } }', variables: { s: '\u0000' } }, 'VALIDATION_FAILED'],
-  ['an app error from a resolver', { query: '{ leaderboard(board: BET, coinType: "not a type") { rank } }' }, 'VALIDATION_FAILED'],
-  ['an out-of-range page size', { query: '{ leaderboard(board: BET, limit: 0) { rank } }' }, 'VALIDATION_FAILED'],
+/**
+ * Forbidden and failing operations, each with the code both transports must answer with and the
+ * HTTP status (the code's status for request errors; 200 for errors raised while executing).
+ */
+const CASES: Array<[string, Record<string, unknown>, string, number]> = [
+  ['introspection (__schema)', { query: '{ __schema { queryType { name } } }' }, 'FORBIDDEN', 403],
+  ['introspection (__type)', { query: '{ __type(name: "Query") { name } }' }, 'FORBIDDEN', 403],
+  ['a misspelt field', { query: '{ serverStatu { status } }' }, 'GRAPHQL_VALIDATION_FAILED', 400],
+  ['a misspelt enum value in a variable', { query: 'query B($b: LeaderboardBoard!) { leaderboard(board: $b) { rank } }', variables: { b: 'BE' } }, 'VALIDATION_FAILED', 400],
+  ['the 30-level fragment bomb', { query: bomb }, 'QUERY_TOO_COMPLEX', 400],
+  ['too many aliases', { query: `{ ${Array.from({ length: 21 }, (_, i) => `a${i}: __typename`).join(' ')} }` }, 'QUERY_TOO_COMPLEX', 400],
+  ['a mutation', { query: 'mutation { x }' }, 'OPERATION_NOT_SUPPORTED', 400],
+  ['a NUL in a variable', { query: 'query P($s: String!) { blogPost(slug: $s) { title } }', variables: { s: '\u0000' } }, 'VALIDATION_FAILED', 400],
+  ['an app error from a resolver', { query: '{ leaderboard(board: BET, coinType: "not a type") { rank } }' }, 'VALIDATION_FAILED', 200],
+  ['an out-of-range page size', { query: '{ leaderboard(board: BET, limit: 0) { rank } }' }, 'VALIDATION_FAILED', 200],
 ];
 
 const messagesOf = (outcome: WsOutcome | { errors?: Array<{ message: string }> }) => ('errors' in outcome && outcome.errors ? outcome.errors.map((e: { message: string }) => e.message) : []);
@@ -36,8 +39,9 @@ describe('one GraphQL policy for HTTP and graphql-ws', () => {
     expect(testnet.config.graphql.introspection).toBe(true);
   });
 
-  it.each(CASES)('%s: the same code over both transports (mainnet)', async (_name, payload, code) => {
+  it.each(CASES)('%s: the same code over both transports (mainnet)', async (_name, payload, code, status) => {
     const http = await postGraphql(mainnet.url, payload);
+    expect(http.status).toBe(status);
     const conn = await openGraphqlWs(mainnet.wsUrl);
     try {
       const ws = await conn.run(payload);
