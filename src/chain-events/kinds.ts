@@ -38,7 +38,7 @@ export interface ReferralReward {
   amount: bigint;
 }
 
-export type LiquidityAction = 'deposit' | 'withdraw';
+type LiquidityAction = 'deposit' | 'withdraw';
 
 export interface HouseLiquidity {
   action: LiquidityAction;

@@ -14,7 +14,7 @@ export interface StoredCursor {
 }
 
 /** Where a kind's last stored event sits on the chain (for lag and progress). */
-export interface StoredPosition {
+interface StoredPosition {
   checkpoint: bigint | null;
   /** Chain time of the last stored event, epoch ms. */
   lastEventAtMs: number | null;
