@@ -19,3 +19,18 @@ export function w3cDate(iso: string): string | undefined {
   const d = new Date(iso)
   return Number.isNaN(d.getTime()) ? undefined : d.toISOString().replace(/\.\d{3}Z$/, 'Z')
 }
+
+/**
+ * Mainnet sitemap: the blog root, then each published post with its `updatedAt`. The root's
+ * lastmod is the newest post update; with no posts it has none (nothing on it has changed).
+ */
+export function sitemapEntries(
+  posts: readonly { slug: string; updatedAt: string }[],
+  canonical: (pathInBlog: string) => string,
+): SitemapEntry[] {
+  const newest = posts.map((p) => w3cDate(p.updatedAt)).filter((d): d is string => Boolean(d)).sort().at(-1)
+  return [
+    { loc: canonical('/'), ...(newest ? { lastmod: newest } : {}) },
+    ...posts.map((p) => ({ loc: canonical(`/posts/${p.slug}/`), lastmod: w3cDate(p.updatedAt) })),
+  ]
+}

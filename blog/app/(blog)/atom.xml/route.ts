@@ -5,5 +5,5 @@ export const revalidate = 60
 
 export async function GET(): Promise<Response> {
   const feed = await buildFeed()
-  return new Response(feed.atom1(), { headers: { 'content-type': 'application/atom+xml; charset=utf-8' } })
+  return new Response(feed.atom(), { headers: { 'content-type': 'application/atom+xml; charset=utf-8' } })
 }

@@ -5,5 +5,5 @@ export const revalidate = 60
 
 export async function GET(): Promise<Response> {
   const feed = await buildFeed()
-  return new Response(feed.rss2(), { headers: { 'content-type': 'application/rss+xml; charset=utf-8' } })
+  return new Response(feed.rss(), { headers: { 'content-type': 'application/rss+xml; charset=utf-8' } })
 }
