@@ -1,4 +1,6 @@
 import type { Payload } from 'payload'
+import { assetUrl } from './media/asset-url'
+import type { BlogPost, Media } from './payload-types'
 import { renderContentHtml } from './render/html'
 import { readBlogSettings } from './settings'
 
@@ -17,6 +19,8 @@ export interface PublishedPostSummary {
   url: string
   /** Image path under /blog/assets/blog/db/, or an external URL, or null. */
   imageUrl: string | null
+  /** Type and size of an uploaded image (null for an external URL or none). */
+  image: { mimeType: string; bytes: number } | null
 }
 
 export interface PublishedPost extends PublishedPostSummary {
@@ -34,34 +38,38 @@ export interface PublishedPostPage {
   hasNextPage: boolean
 }
 
-type Row = Record<string, unknown>
 const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v))
 
-export const ASSET_PREFIX = '/blog/assets/blog/db/'
+/** The uploaded hero (populated at depth 1), if any. */
+const heroOf = (post: BlogPost): Media | undefined => (post.heroImage && typeof post.heroImage === 'object' ? post.heroImage : undefined)
 
-function imageOf(row: Row): string | null {
-  const hero = row.heroImage
-  if (hero && typeof hero === 'object' && 'filename' in hero && (hero as Row).filename) {
-    return `${ASSET_PREFIX}${encodeURIComponent(str((hero as Row).filename))}`
-  }
-  return str(row.imageUrl) || null
+function imageOf(post: BlogPost): string | null {
+  const hero = heroOf(post)
+  if (hero?.filename) return assetUrl(hero.filename)
+  return post.imageUrl || null
 }
 
-function toSummary(row: Row): PublishedPostSummary {
+function uploadedImage(post: BlogPost): { mimeType: string; bytes: number } | null {
+  const hero = heroOf(post)
+  return hero?.filename && hero.mimeType && typeof hero.filesize === 'number' ? { mimeType: hero.mimeType, bytes: hero.filesize } : null
+}
+
+function toSummary(post: BlogPost): PublishedPostSummary {
   const settings = readBlogSettings()
-  const slug = str(row.slug)
+  const slug = str(post.slug)
   return {
-    id: str(row.id),
+    id: str(post.id),
     slug,
-    title: str(row.title),
-    excerpt: str(row.excerpt),
-    seoDescription: str(row.seoDescription) || str(row.excerpt).slice(0, 159),
-    author: str(row.author),
-    tags: Array.isArray(row.tags) ? row.tags.map(str).filter(Boolean) : [],
-    publishedAt: str(row.publishedAt) || str(row.createdAt),
-    updatedAt: str(row.updatedAt),
+    title: post.title,
+    excerpt: str(post.excerpt),
+    seoDescription: post.seoDescription || str(post.excerpt).slice(0, 159),
+    author: str(post.author),
+    tags: (post.tags ?? []).filter(Boolean),
+    publishedAt: post.publishedAt || post.createdAt,
+    updatedAt: post.updatedAt,
     url: `${settings.blogUrl}/posts/${slug}/`,
-    imageUrl: imageOf(row),
+    imageUrl: imageOf(post),
+    image: uploadedImage(post),
   }
 }
 
@@ -92,7 +100,7 @@ export async function listPublishedPosts(
     overrideAccess: false,
   })
   return {
-    docs: res.docs.map((d) => toSummary(d as unknown as Row)),
+    docs: res.docs.map(toSummary),
     page: res.page ?? safePage,
     limit: safeLimit,
     totalDocs: res.totalDocs,
@@ -113,17 +121,16 @@ export async function getPublishedPostBySlug(slug: string, payload?: Payload): P
     draft: false,
     overrideAccess: false,
   })
-  const row = res.docs[0] as unknown as Row | undefined
-  return row ? toFull(row) : null
+  const post = res.docs[0]
+  return post ? toFull(post) : null
 }
 
-function toFull(row: Row): PublishedPost {
-  const links = Array.isArray(row.internalLinks) ? (row.internalLinks as Row[]) : []
+function toFull(post: BlogPost): PublishedPost {
   return {
-    ...toSummary(row),
-    html: renderContentHtml(row.content, readBlogSettings().social),
-    internalLinks: links
-      .map((l) => ({ url: str(l.url).replace(/^\/blog\/blog\//, '/blog/'), label: str(l.label) }))
+    ...toSummary(post),
+    html: renderContentHtml(post.content, readBlogSettings().social),
+    internalLinks: (post.internalLinks ?? [])
+      .map((l) => ({ url: l.url.replace(/^\/blog\/blog\//, '/blog/'), label: l.label }))
       .filter((l) => l.url),
   }
 }
@@ -140,7 +147,7 @@ export async function listPublishedPostsWithHtml(limit = 50, payload?: Payload):
     draft: false,
     overrideAccess: false,
   })
-  return res.docs.map((d) => toFull(d as unknown as Row))
+  return res.docs.map(toFull)
 }
 
 /** Slug and last modification of every published post (sitemap). */
@@ -156,5 +163,5 @@ export async function listPublishedSlugs(payload?: Payload): Promise<{ slug: str
     draft: false,
     overrideAccess: false,
   })
-  return res.docs.map((d) => ({ slug: str((d as Row).slug), updatedAt: str((d as Row).updatedAt) }))
+  return res.docs.map((d) => ({ slug: str(d.slug), updatedAt: str(d.updatedAt) }))
 }

@@ -30,6 +30,42 @@ export interface BlogSettings {
     workflow: string
     ref: string
   }
+  /** Partner images fetched into the media collection. */
+  media: {
+    maxBytes: number
+    timeoutMs: number
+    /** Loopback/private targets (test fixtures); ignored when NODE_ENV=production. */
+    allowPrivateHosts: boolean
+  }
+  /** Outgoing mail (editor password resets); undefined without SMTP_HOST. */
+  smtp: SmtpSettings | undefined
+}
+
+export interface SmtpSettings {
+  host: string
+  port: number
+  /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
+  secure: boolean
+  user: string | undefined
+  password: string | undefined
+  from: string
+}
+
+const positive = (v: string | undefined, fallback: number): number => (Number(v) > 0 ? Math.trunc(Number(v)) : fallback)
+
+function readSmtp(env: NodeJS.ProcessEnv, appUrl: string): SmtpSettings | undefined {
+  const host = env.SMTP_HOST?.trim()
+  if (!host) return undefined
+  const port = positive(env.SMTP_PORT, 587)
+  const appHost = new URL(appUrl).hostname
+  return {
+    host,
+    port,
+    secure: env.SMTP_SECURE?.trim() ? env.SMTP_SECURE.trim() === 'true' : port === 465,
+    user: env.SMTP_USER?.trim() || undefined,
+    password: env.SMTP_PASSWORD?.trim() || undefined,
+    from: env.SMTP_FROM?.trim() || `Platform Blog <blog@${appHost.includes('.') ? appHost : 'localhost.localdomain'}>`,
+  }
 }
 
 const trimSlash = (s: string): string => s.replace(/\/+$/, '')
@@ -60,6 +96,12 @@ export function readBlogSettings(env: NodeJS.ProcessEnv = process.env): BlogSett
       workflow: env.BLOG_PUBLISH_CI_WORKFLOW?.trim() || 'blog-publish.yml',
       ref: env.BLOG_PUBLISH_CI_REF?.trim() || 'main',
     },
+    media: {
+      maxBytes: positive(env.BLOG_MEDIA_MAX_BYTES, 5 * 1024 * 1024),
+      timeoutMs: positive(env.BLOG_MEDIA_FETCH_TIMEOUT_MS, 5000),
+      allowPrivateHosts: env.NODE_ENV !== 'production' && env.BLOG_MEDIA_ALLOW_PRIVATE_HOSTS?.trim() === 'true',
+    },
+    smtp: readSmtp(env, appUrl),
   }
 }
 

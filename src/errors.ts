@@ -19,6 +19,12 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   CLAIM_PERIOD_INVALID: 422,
   EDITORIAL_REJECTED: 422,
+  // The partner webhook's contract (cms/webhook/types.ts WEBHOOK_FAILURES; src/services/blog.ts checks they agree).
+  INVALID_BODY: 400,
+  UNKNOWN_EVENT: 400,
+  MISSING_DELIVERY_ID: 400,
+  INVALID_ARTICLE: 400,
+  SLUG_TAKEN: 409,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UPSTREAM_UNAVAILABLE: 502,

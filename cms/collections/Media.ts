@@ -2,6 +2,7 @@ import path from 'node:path'
 import type { CollectionConfig } from 'payload'
 import { anyone } from '../access/anyone'
 import { authenticated } from '../access/authenticated'
+import { assetUrl } from '../media/asset-url'
 import { readBlogSettings } from '../settings'
 
 /** Post images. Files live in `${DATA_DIR}/media`; the site serves them at /blog/assets/blog/db/<filename>. */
@@ -10,9 +11,15 @@ export const Media: CollectionConfig = {
   labels: { singular: 'Image', plural: 'Images' },
   access: { read: anyone, create: authenticated, update: authenticated, delete: authenticated },
   admin: { useAsTitle: 'alt' },
+  // Files are served by the blog's asset route, not Payload's /api/media/file/ (post bodies and the admin use this URL).
+  hooks: { afterRead: [({ doc }) => (typeof doc.filename === 'string' ? { ...doc, url: assetUrl(doc.filename) } : doc)] },
   upload: {
     staticDir: path.join(readBlogSettings().dataDir, 'media'),
     mimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/avif', 'image/svg+xml'],
   },
-  fields: [{ name: 'alt', type: 'text', required: true, label: 'Alternative text' }],
+  fields: [
+    { name: 'alt', type: 'text', required: true, label: 'Alternative text' },
+    // Where a partner image was fetched from (empty for editor uploads).
+    { name: 'sourceUrl', type: 'text', index: true, admin: { readOnly: true, position: 'sidebar' } },
+  ],
 }

@@ -13,5 +13,7 @@ export const WebhookDeliveries: CollectionConfig = {
     { name: 'event', type: 'text', required: true },
     { name: 'slug', type: 'text', index: true },
     { name: 'receivedAt', type: 'date', required: true, admin: { date: { pickerAppearance: 'dayAndTime' } } },
+    // One line per finding that did not refuse the delivery (e.g. an image that could not be fetched and was dropped).
+    { name: 'warnings', type: 'textarea', admin: { readOnly: true } },
   ],
 }

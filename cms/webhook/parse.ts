@@ -1,11 +1,19 @@
 import { slugify } from '../collections/BlogPosts/slugify'
-import type { ArticleDelivery, DeliveryFailure } from './types'
+import { WEBHOOK_FAILURES, type ArticleDelivery, type DeliveryFailure, type WebhookFailureCode } from './types'
 
 export const MAX_HTML_BYTES = 900_000
 
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
-const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined)
+// Control characters (other than tab and line breaks), U+FFFE/U+FFFF and lone surrogates cannot be stored in XML
+// (feeds, sitemaps) and are never meant as text: they are removed from every text field at the boundary.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NOT_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+const text = (v: unknown): string | undefined => {
+  if (typeof v !== 'string') return undefined
+  const t = v.replace(NOT_TEXT, '').trim()
+  return t || undefined
+}
 
 export function eventOf(body: unknown): string | undefined {
   return isObj(body) ? text(body.event) ?? text(body.type) : undefined
@@ -24,9 +32,9 @@ export function seoFrom(s: string): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 100)).replace(/[\s,.;:]+$/, '')}…`
 }
 
-const fail = (code: DeliveryFailure['code'], status: DeliveryFailure['status'], message: string, details?: DeliveryFailure['details']): DeliveryFailure => ({
+const fail = (code: WebhookFailureCode, message: string, details?: DeliveryFailure['details']): DeliveryFailure => ({
   ok: false,
-  status,
+  status: WEBHOOK_FAILURES[code],
   code,
   message,
   ...(details ? { details } : {}),
@@ -35,17 +43,18 @@ const fail = (code: DeliveryFailure['code'], status: DeliveryFailure['status'], 
 /** Validates an `article.published` body. Returns the article or a 4xx failure; writes nothing. */
 export function parseArticleDelivery(body: Obj): ArticleDelivery | DeliveryFailure {
   const deliveryId = deliveryIdOf(body)
-  if (!deliveryId) return fail('missing_delivery_id', 400, 'delivery_id is required (1-128 characters of A-Z a-z 0-9 . _ : -).')
+  if (!deliveryId) return fail('MISSING_DELIVERY_ID', 'delivery_id is required (1-128 characters of A-Z a-z 0-9 . _ : -).')
   const a = body.article
-  if (!isObj(a)) return fail('invalid_article', 400, 'article must be an object.', [{ field: 'article', message: 'required' }])
+  if (!isObj(a)) return fail('INVALID_ARTICLE', 'article must be an object.', [{ field: 'article', message: 'required' }])
   const details: { field: string; message: string }[] = []
   const title = text(a.title)
-  const html = typeof a.html === 'string' ? a.html : typeof a.content_html === 'string' ? a.content_html : undefined
+  const rawHtml = typeof a.html === 'string' ? a.html : typeof a.content_html === 'string' ? a.content_html : undefined
+  const html = rawHtml?.replace(NOT_TEXT, '')
   const excerpt = text(a.excerpt) ?? text(a.description)
   const author = text(a.author) ?? (isObj(a.author) ? text(a.author.name) : undefined)
   if (!title) details.push({ field: 'article.title', message: 'required' })
   if (!html?.trim()) details.push({ field: 'article.html', message: 'required' })
-  else if (Buffer.byteLength(html) > MAX_HTML_BYTES) return fail('payload_too_large', 413, `article.html exceeds ${MAX_HTML_BYTES} bytes.`)
+  else if (Buffer.byteLength(html) > MAX_HTML_BYTES) return fail('PAYLOAD_TOO_LARGE', `article.html exceeds ${MAX_HTML_BYTES} bytes.`)
   if (!excerpt) details.push({ field: 'article.excerpt', message: 'excerpt or description is required' })
   if (!author) details.push({ field: 'article.author', message: 'required' })
   const rawSlug = text(a.slug)?.toLowerCase() ?? (title ? slugify(title) : '')
@@ -59,7 +68,7 @@ export function parseArticleDelivery(body: Obj): ArticleDelivery | DeliveryFailu
   if (imageUrl && !/^https?:\/\/\S+$/.test(imageUrl)) details.push({ field: 'article.image_url', message: 'must be an http(s) URL' })
   const links = Array.isArray(a.internal_links) ? a.internal_links.filter(isObj) : []
   const claims = Array.isArray(a.claim_ledger) ? a.claim_ledger.filter(isObj) : []
-  if (details.length > 0) return fail('invalid_article', 400, 'The article is invalid.', details)
+  if (details.length > 0) return fail('INVALID_ARTICLE', 'The article is invalid.', details)
   return {
     deliveryId,
     slug: rawSlug,

@@ -21,19 +21,36 @@ export interface DeliverySuccess {
   refresh?: RefreshOutcome[]
 }
 
+/**
+ * Every way a delivery can fail, with its HTTP status: the webhook's error contract. The API
+ * answers these as `error.code` in its one error shape (see docs/decisions.md, Blog).
+ */
+export const WEBHOOK_FAILURES = {
+  /** The JSON body is not an object. */
+  INVALID_BODY: 400,
+  /** `event` is neither `webhook.test` nor `article.published`. */
+  UNKNOWN_EVENT: 400,
+  /** `delivery_id` is missing or not 1–128 of A-Z a-z 0-9 . _ : - */
+  MISSING_DELIVERY_ID: 400,
+  /** `article` is missing or a field is invalid (`details.issues`, one per field). */
+  INVALID_ARTICLE: 400,
+  /** The slug belongs to an editor-written post. */
+  SLUG_TAKEN: 409,
+  /** `article.html` is over 900 kB. */
+  PAYLOAD_TOO_LARGE: 413,
+  /** Form, length or filler checks failed (`details.issues`). */
+  EDITORIAL_REJECTED: 422,
+  /** Our fault: the article could not be stored. */
+  INTERNAL: 500,
+} as const
+
+export type WebhookFailureCode = keyof typeof WEBHOOK_FAILURES
+
 export interface DeliveryFailure {
   ok: false
-  status: 400 | 409 | 413 | 422 | 500
+  status: (typeof WEBHOOK_FAILURES)[WebhookFailureCode]
   /** Stable machine code. */
-  code:
-    | 'invalid_body'
-    | 'unknown_event'
-    | 'missing_delivery_id'
-    | 'invalid_article'
-    | 'editorial_rejected'
-    | 'slug_taken'
-    | 'payload_too_large'
-    | 'internal_error'
+  code: WebhookFailureCode
   message: string
   details?: { field: string; message: string }[]
 }

@@ -1,7 +1,8 @@
 import type { Payload } from 'payload';
-import { AppError, type ErrorCode } from '../errors';
+import { AppError, type ERROR_STATUS } from '../errors';
 import type { Logger } from '../observability/logger';
-import type { DeliveryOutcome, DeliverySuccess } from '../../cms/publishing';
+import type { DeliverySuccess } from '../../cms/publishing';
+import { WEBHOOK_FAILURES, type WebhookFailureCode } from '../../cms/webhook/types';
 import type { PublishedPost, PublishedPostPage } from '../../cms/posts-read';
 import { isAuthorizedWebhook } from '../../cms/webhook-auth';
 
@@ -17,16 +18,11 @@ export interface BlogService {
   close(): Promise<void>;
 }
 
-const FAILURE_CODES: Record<Exclude<DeliveryOutcome, DeliverySuccess>['code'], ErrorCode> = {
-  invalid_body: 'VALIDATION_FAILED',
-  unknown_event: 'VALIDATION_FAILED',
-  missing_delivery_id: 'VALIDATION_FAILED',
-  invalid_article: 'VALIDATION_FAILED',
-  editorial_rejected: 'EDITORIAL_REJECTED',
-  slug_taken: 'CONFLICT',
-  payload_too_large: 'PAYLOAD_TOO_LARGE',
-  internal_error: 'INTERNAL',
-};
+/**
+ * The webhook's failure codes are AppError codes with the same status, so they reach the
+ * partner unchanged in the one error shape. This fails to compile if the two lists drift.
+ */
+export const BLOG_WEBHOOK_FAILURES: { readonly [K in WebhookFailureCode]: (typeof ERROR_STATUS)[K] } = WEBHOOK_FAILURES;
 
 /**
  * The blog's content lives in Payload (cms/); this process reaches it through Payload's
@@ -53,8 +49,7 @@ export function createBlogService(opts: { webhookSecret?: string; logger: Logger
       const { handleContentPartnerDelivery } = await import('../../cms/publishing');
       const outcome = await handleContentPartnerDelivery(await cms(), body);
       if (outcome.ok) return outcome;
-      if (outcome.code === 'internal_error') throw new AppError('INTERNAL', outcome.message);
-      throw new AppError(FAILURE_CODES[outcome.code], outcome.message, outcome.details ? { issues: outcome.details } : undefined);
+      throw new AppError(outcome.code, outcome.message, outcome.details ? { issues: outcome.details } : undefined);
     },
     listPosts: async (q) => (await import('../../cms/posts-read')).listPublishedPosts(q, await cms()),
     postBySlug: async (slug) => (await import('../../cms/posts-read')).getPublishedPostBySlug(slug, await cms()),

@@ -54,13 +54,39 @@ describe('POST /api/blog/webhooks/contentpartner', () => {
     expect((await payload.count({ collection: 'blog_posts' })).totalDocs).toBe(before)
   })
 
-  it('refuses a bad payload with a clear 4xx and writes nothing', async () => {
-    const res = await deliver({ event: 'article.published', delivery_id: 'bad-backend', article: { slug: 'Not A Slug' } }, { authorization: `Bearer ${SECRET}` })
-    expect(res.status).toBe(400)
-    const body = await res.json()
-    expect(body.error.code).toBe('VALIDATION_FAILED')
-    expect(body.error.details.issues.length).toBeGreaterThan(0)
-    expect((await counts('Not A Slug', 'bad-backend')).deliveries).toBe(0)
+  it.each([
+    ['a body that is not an object', ['an', 'array'], 400, 'INVALID_BODY'],
+    ['an unknown event', { event: 'article.deleted', delivery_id: 'bad-event' }, 400, 'UNKNOWN_EVENT'],
+    ['no delivery id', { event: 'article.published', article: {} }, 400, 'MISSING_DELIVERY_ID'],
+    ['an article with bad fields', { event: 'article.published', delivery_id: 'bad-backend', article: { slug: 'Not A Slug', tags: 'x' } }, 400, 'INVALID_ARTICLE'],
+    ['html over 900 kB', { ...articleDelivery('big-html', 'big-html-guide', 54), article: { ...(articleDelivery('big-html', 'big-html-guide', 54).article as object), html: `<p>${'word '.repeat(190_000)}</p>` } }, 413, 'PAYLOAD_TOO_LARGE'],
+    ['too little content', { event: 'article.published', delivery_id: 'bad-short', article: { title: 'A short partner note', slug: 'short-backend-note', excerpt: 'Short.', author: 'Desk', html: '<p>Too short.</p>' } }, 422, 'EDITORIAL_REJECTED'],
+  ] as const)('refuses %s with its documented code in the error shape and writes nothing', async (_name, body, status, code) => {
+    const before = (await payload.count({ collection: 'blog_webhook_deliveries' })).totalDocs
+    const res = await deliver(body, { authorization: `Bearer ${SECRET}` })
+    expect(res.status).toBe(status)
+    const json = await res.json()
+    expect(json).toEqual({ error: { code, message: expect.any(String), requestId: expect.any(String), ...(json.error.details ? { details: json.error.details } : {}) } })
+    expect(json.error.code).toBe(code)
+    if (code === 'INVALID_ARTICLE' || code === 'EDITORIAL_REJECTED') expect(json.error.details.issues.length).toBeGreaterThan(0)
+    expect((await payload.count({ collection: 'blog_webhook_deliveries' })).totalDocs).toBe(before)
+  })
+
+  it('refuses a partner article whose slug belongs to an editor-written post with 409 SLUG_TAKEN', async () => {
+    await payload.create({ collection: 'blog_posts', data: { title: 'Editor post owning its slug', slug: 'backend-editor-owned' }, draft: true })
+    const res = await deliver(articleDelivery('taken-backend', 'backend-editor-owned', 55), { authorization: `Bearer ${SECRET}` })
+    expect(res.status).toBe(409)
+    expect(await res.json()).toMatchObject({ error: { code: 'SLUG_TAKEN', requestId: expect.any(String) } })
+    expect((await counts('backend-editor-owned', 'taken-backend')).deliveries).toBe(0)
+  })
+
+  it('every code the webhook can answer is an API error code with the same status', async () => {
+    const { BLOG_WEBHOOK_FAILURES } = await import('../../src/services/blog')
+    const { ERROR_STATUS } = await import('../../src/errors')
+    expect(Object.keys(BLOG_WEBHOOK_FAILURES).sort()).toEqual(
+      ['EDITORIAL_REJECTED', 'INTERNAL', 'INVALID_ARTICLE', 'INVALID_BODY', 'MISSING_DELIVERY_ID', 'PAYLOAD_TOO_LARGE', 'SLUG_TAKEN', 'UNKNOWN_EVENT'],
+    )
+    for (const [code, status] of Object.entries(BLOG_WEBHOOK_FAILURES)) expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS]).toBe(status)
   })
 
   it('publishes a signed article: visible on its page, in both feeds and in GraphQL', async () => {

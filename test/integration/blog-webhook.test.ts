@@ -55,13 +55,13 @@ describe('content partner deliveries', () => {
   })
 
   it.each([
-    ['not an object', 'nope', 'invalid_body', 400],
-    ['unknown event', { event: 'article.deleted', delivery_id: 'bad-0' }, 'unknown_event', 400],
-    ['no delivery id', { event: 'article.published', article: {} }, 'missing_delivery_id', 400],
-    ['no article', { event: 'article.published', delivery_id: 'bad-1' }, 'invalid_article', 400],
-    ['article without html', { event: 'article.published', delivery_id: 'bad-2', article: { title: 'A title of some length', slug: 'bad-two', excerpt: 'x', author: 'y' } }, 'invalid_article', 400],
-    ['bad slug', { ...articleDelivery('bad-3', 'Bad Slug!', 33) }, 'invalid_article', 400],
-    ['too little content', { event: 'article.published', delivery_id: 'bad-4', article: { title: 'A short partner note', slug: 'short-note', excerpt: 'Short.', author: 'Desk', html: '<p>Too short to publish.</p>' } }, 'editorial_rejected', 422],
+    ['not an object', 'nope', 'INVALID_BODY', 400],
+    ['unknown event', { event: 'article.deleted', delivery_id: 'bad-0' }, 'UNKNOWN_EVENT', 400],
+    ['no delivery id', { event: 'article.published', article: {} }, 'MISSING_DELIVERY_ID', 400],
+    ['no article', { event: 'article.published', delivery_id: 'bad-1' }, 'INVALID_ARTICLE', 400],
+    ['article without html', { event: 'article.published', delivery_id: 'bad-2', article: { title: 'A title of some length', slug: 'bad-two', excerpt: 'x', author: 'y' } }, 'INVALID_ARTICLE', 400],
+    ['bad slug', { ...articleDelivery('bad-3', 'Bad Slug!', 33) }, 'INVALID_ARTICLE', 400],
+    ['too little content', { event: 'article.published', delivery_id: 'bad-4', article: { title: 'A short partner note', slug: 'short-note', excerpt: 'Short.', author: 'Desk', html: '<p>Too short to publish.</p>' } }, 'EDITORIAL_REJECTED', 422],
   ] as const)('rejects %s with a stable code and writes nothing', async (_name, body, code, status) => {
     const before = { posts: (await payload.count({ collection: 'blog_posts' })).totalDocs, deliveries: (await payload.count({ collection: 'blog_webhook_deliveries' })).totalDocs }
     const r = await publishing.handleContentPartnerDelivery(payload, body)
@@ -73,7 +73,7 @@ describe('content partner deliveries', () => {
   it('refuses to overwrite an editor-written post with the same slug', async () => {
     await payload.create({ collection: 'blog_posts', data: { title: 'Editor draft with a taken slug', slug: 'taken-by-editor' }, draft: true })
     const r = await publishing.handleContentPartnerDelivery(payload, articleDelivery('taken-1', 'taken-by-editor', 34))
-    expect(r).toMatchObject({ ok: false, status: 409, code: 'slug_taken' })
+    expect(r).toMatchObject({ ok: false, status: 409, code: 'SLUG_TAKEN' })
     expect((await counts('taken-by-editor', 'taken-1')).deliveries).toBe(0)
   })
 

@@ -1,9 +1,15 @@
 import * as migration_20261122_164718_initial from './20261122_164718_initial';
+import * as migration_20261123_153227_partner_media_and_warnings from './20261123_153227_partner_media_and_warnings';
 
 export const migrations = [
   {
     up: migration_20261122_164718_initial.up,
     down: migration_20261122_164718_initial.down,
-    name: '20261122_164718_initial'
+    name: '20261122_164718_initial',
+  },
+  {
+    up: migration_20261123_153227_partner_media_and_warnings.up,
+    down: migration_20261123_153227_partner_media_and_warnings.down,
+    name: '20261123_153227_partner_media_and_warnings'
   },
 ];

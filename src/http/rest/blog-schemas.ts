@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../errors';
+import { BLOG_WEBHOOK_FAILURES } from '../../services/blog';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
 const text = { type: 'string' } as const;
@@ -68,18 +69,15 @@ const webhookResultSchema = {
 } as const;
 
 /**
- * Error codes the webhook answers with (src/services/blog.ts maps the CMS's failures): bad body
- * → VALIDATION_FAILED, slug owned by an editor → CONFLICT, html over 900 kB → PAYLOAD_TOO_LARGE,
- * editorial checks → EDITORIAL_REJECTED, CMS down → SERVICE_UNAVAILABLE.
+ * Error codes the webhook answers with: its own contract (BLOG_WEBHOOK_FAILURES, one code per
+ * failure, see docs/decisions.md, Blog), the secret check, transport-level refusals of a body
+ * that is not JSON, and the CMS being down.
  */
 const WEBHOOK_ERRORS: readonly ErrorCode[] = [
-  'BAD_REQUEST',
-  'VALIDATION_FAILED',
+  ...(Object.keys(BLOG_WEBHOOK_FAILURES) as (keyof typeof BLOG_WEBHOOK_FAILURES)[]),
   'UNAUTHENTICATED',
-  'CONFLICT',
-  'PAYLOAD_TOO_LARGE',
+  'BAD_REQUEST',
   'UNSUPPORTED_MEDIA_TYPE',
-  'EDITORIAL_REJECTED',
   'SERVICE_UNAVAILABLE',
   ...COMMON_ERRORS,
 ];

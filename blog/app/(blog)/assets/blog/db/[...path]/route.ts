@@ -14,7 +14,7 @@ export async function GET(_req: Request, { params }: Ctx): Promise<Response> {
   }
   const p = await payload()
   const res = await p.find({ collection: 'media', where: { filename: { equals: filename } }, limit: 1, depth: 0 })
-  const doc = res.docs[0] as { filename?: string; mimeType?: string } | undefined
+  const doc = res.docs[0]
   if (!doc?.filename || !doc.mimeType?.startsWith('image/')) return new Response('Not found', { status: 404 })
   const dir = path.join(site().dataDir, 'media')
   const file = path.resolve(dir, doc.filename)
