@@ -10,6 +10,7 @@ import { BlogPosts } from './collections/BlogPosts/index'
 import { Media } from './collections/Media'
 import { Users } from './collections/Users'
 import { WebhookDeliveries } from './collections/WebhookDeliveries'
+import { smtpEmailAdapter, unsentEmailAdapter } from './email/smtp-adapter'
 import { readBlogSettings, resolvePayloadSecret } from './settings'
 
 const dirname = path.dirname(fileURLToPath(import.meta.url))
@@ -41,6 +42,8 @@ export default buildConfig({
   admin: {
     user: Users.slug,
     meta: { titleSuffix: ' | Blog CMS' },
+    // Payload's default avatar is a gravatar.com image: the admin calls no outside host.
+    avatar: 'default',
     importMap: {
       baseDir: dirname,
       importMapFile: path.resolve(dirname, '../blog/app/(payload)/admin/importMap.js'),
@@ -48,6 +51,7 @@ export default buildConfig({
   },
   collections: [BlogPosts, Media, Users, WebhookDeliveries],
   editor: lexicalEditor(),
+  email: settings.smtp ? smtpEmailAdapter(settings.smtp) : unsentEmailAdapter,
   db: database(),
   sharp,
   graphQL: { disable: true },
