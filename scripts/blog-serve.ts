@@ -7,13 +7,25 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ConfigError, loadConfig, type Config } from '../src/config'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const nextBin = path.join(root, 'node_modules/next/dist/bin/next')
 const tsxArgs = (script: string): string[] => ['--import', 'tsx', path.join(root, 'scripts', script)]
-const port = process.env.BLOG_PORT || '3001'
-// Plain-Node Payload has no Next dev server to follow: no HMR websocket (it would dial localhost:3000).
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', DISABLE_PAYLOAD_HMR: 'true' }
+
+// The same settings schema and start-up rules as src/main.ts (run directly, nothing checked them yet).
+let config: Config
+try {
+  config = loadConfig({ envDir: path.join(root, 'env') })
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err
+  console.error(err.message)
+  process.exit(78)
+}
+const port = String(config.blog.port)
+// The children parse the same inputs (env files included). Plain-Node Payload has no Next dev
+// server to follow: no HMR websocket (it would dial localhost:3000).
+const env = { ...process.env, ...config.sourceEnv, NEXT_TELEMETRY_DISABLED: '1', DISABLE_PAYLOAD_HMR: 'true' }
 
 let current: ChildProcess | null = null
 let stopping = false
@@ -52,7 +64,7 @@ async function step(label: string, args: string[], extraEnv: Record<string, stri
 }
 
 await step('migrations', tsxArgs('blog-migrate.ts'))
-if (!existsSync(path.join(root, 'blog', process.env.BLOG_DIST_DIR || '.next', 'BUILD_ID'))) {
+if (!existsSync(path.join(root, 'blog', config.blog.distDir, 'BUILD_ID'))) {
   console.log('blog: no build found, building once (npm run blog:build does the same)…')
   await step('import map', tsxArgs('blog-importmap.ts'))
   await step('next build', [nextBin, 'build', 'blog'], { NODE_ENV: 'production' })

@@ -10,7 +10,7 @@ import { applyRebuild, diffLeaderboards, type BoardDifference } from '../src/ind
 const MAX_LISTED = 50;
 const apply = process.argv.includes('--apply');
 const config = loadConfig();
-const logger = pino({ level: process.env.LOG_LEVEL === 'debug' ? 'debug' : 'warn' });
+const logger = pino({ level: config.logLevel === 'debug' ? 'debug' : 'warn' });
 const db = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
 
 const fmt = (o: Record<string, string> | null) => (o ? Object.entries(o).map(([k, v]) => `${k}=${v}`).join(' ') : '(no row)');

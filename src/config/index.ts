@@ -1,16 +1,25 @@
-import { SETTINGS, shellName, type SettingDef } from './settings';
 import { readLayeredEnv } from './env-files';
+import { DEFAULT_APP_URL, SETTING_NAMES, settingsSchema, startupSettingsSchema, type Settings } from './settings';
+import { toOrigin } from './values';
 
-export { SETTINGS, shellName } from './settings';
+export { SETTINGS, MAINNET_REQUIRED, shellName, type SettingName, type Settings } from './settings';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration: ${problems.join('; ')}`);
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }
 
-type Parsed = string | number | boolean | string[] | undefined;
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
+  secure: boolean;
+  user?: string;
+  password?: string;
+  from: string;
+}
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
@@ -48,197 +57,178 @@ export interface Config {
     packageId: string;
     transport: 'graphql' | 'grpc';
     suiUrl?: string;
-    backendWalletPrivateKey?: string;
-    priceApiKey?: string;
-    priceApiUrl?: string;
-    giveaway: { autoSettlementDisabled: boolean; graceMs: number; batchSize: number };
   };
   indexer: { disabled: boolean; pollingIntervalMs: number };
+  /** Everything the CMS (cms/) and the blog (blog/) read; cms/settings.ts maps it to their shape. */
   blog: {
     port: number;
+    /** APP_URL as given (default http://localhost:3000). */
     appUrl: string;
+    /** Public blog root without a trailing slash. */
     blogUrl: string;
+    /** Where the CMS POSTs to refresh the blog's pages. */
+    revalidateUrl: string;
     databaseUrl?: string;
+    /** Let Payload push its schema (development only; migrations otherwise). */
+    dbPush: boolean;
+    distDir: string;
     revalidationSecret?: string;
     webhookSecret?: string;
     publishCiToken?: string;
     payloadSecret?: string;
+    publishCi: { token?: string; apiUrl: string; repo: string; workflow: string; ref: string };
+    social: { chatUrl: string; messagingUrl: string; networkUrl: string };
+    media: { maxBytes: number; timeoutMs: number; allowPrivateHosts: boolean };
+    /** Outgoing mail (editor password resets); undefined without SMTP_HOST. */
+    smtp?: SmtpConfig;
   };
-  /** Raw values by spec name, for settings without a dedicated field. */
-  raw: Record<string, Parsed>;
+  /** Every setting's parsed value by spec name. */
+  raw: Settings;
   /** Every secret value in force, for log redaction. */
   secretValues: string[];
   envFiles: string[];
+  /**
+   * The inputs this config was parsed from (env files under the process environment): handed to
+   * child processes (the blog) so they parse exactly these settings with the same schema.
+   */
+  sourceEnv: Record<string, string>;
 }
 
-/** Fixed development-only signing key, refused in production (see decisions.md). */
+/** Fixed development-only signing key, refused in production and on mainnet (see decisions.md). */
 const DEV_JWT_SECRET = 'development-only-jwt-secret-not-for-production-use';
 
-export function loadConfig(opts: { env?: Record<string, string | undefined>; envDir?: string } = {}): Config {
+export interface LoadConfigOptions {
+  env?: Record<string, string | undefined>;
+  envDir?: string;
+  /**
+   * false: check every value but require nothing. For the CMS and the blog, whose process was
+   * started by one that validated fully (src/main.ts or scripts/blog-serve.ts) and which run
+   * under NODE_ENV=production even on a development machine. Default true.
+   */
+  requireDeploymentSettings?: boolean;
+}
+
+/**
+ * The one configuration: env files and the environment, parsed by the settings schema. Every
+ * problem is collected into one ConfigError (src/main.ts exits 78 with it).
+ */
+export function loadConfig(opts: LoadConfigOptions = {}): Config {
   const { env: merged, files } = readLayeredEnv(opts.envDir ?? 'env', opts.env ?? process.env);
-  const lookup = (name: string): string | undefined => {
-    const v = merged[name] ?? merged[shellName(name)];
+  const given = (key: string): string | undefined => {
+    const v = merged[key]?.trim();
     return v === undefined || v === '' ? undefined : v;
   };
-  const problems: string[] = [];
-  const raw: Record<string, Parsed> = {};
+  const input: Record<string, string | undefined> = {};
   const secretValues: string[] = [];
-  for (const def of SETTINGS as readonly SettingDef[]) {
-    const given = lookup(def.name) ?? def.aliases?.map(lookup).find((v) => v !== undefined);
-    if (given === undefined && def.requiredWhen?.(lookup)) {
-      problems.push(`${def.name} (or ${shellName(def.name)}) is required`);
-      continue;
-    }
-    const value = given ?? def.default;
-    if (value === undefined) continue;
-    const result = parseValue(def, value);
-    if (typeof result === 'object' && result !== null && 'error' in result) {
-      problems.push(`${def.name}: ${result.error}`);
-      continue;
-    }
-    raw[def.name] = result as Parsed;
-    if (def.secret && given !== undefined) secretValues.push(given);
+  for (const { name, names, secret } of SETTING_NAMES) {
+    const value = names.map(given).find((v) => v !== undefined);
+    input[name] = value;
+    if (secret && value !== undefined) secretValues.push(value);
   }
-  for (const cidr of (raw['TRUSTED_PROXY_CIDRS'] as string[] | undefined) ?? []) {
-    if (!isCidr(cidr)) problems.push(`TRUSTED_PROXY_CIDRS: "${cidr}" is not an IP address or CIDR range`);
+  const schema = opts.requireDeploymentSettings === false ? settingsSchema : startupSettingsSchema;
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    const secretNames = new Set(SETTING_NAMES.filter((s) => s.secret).map((s) => s.name));
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const name = issue.path[0];
+        if (typeof name !== 'string') return issue.message;
+        const value = input[name];
+        const quotesItself = issue.code === 'custom' && issue.params?.quotesValue === true;
+        const quote = !quotesItself && !secretNames.has(name as never) && value !== undefined;
+        const shown = quote ? ` (got "${value}")` : '';
+        return `${name}: ${issue.message}${shown}`;
+      }),
+    );
   }
-  for (const origin of (raw['CORS_ORIGINS'] as string[] | undefined) ?? []) {
-    if (!toOrigin(origin)) problems.push(`CORS_ORIGINS: "${origin}" is not an origin (scheme://host[:port], http or https, no path)`);
-  }
-  if (raw['CACHE_STORE'] === 'redis' && !raw['SHARED_STORE_URL'] && !raw['SHARED_STORE_HOST']) {
-    problems.push('CACHE_STORE=redis needs SHARED_STORE_URL (or REDIS_URL) or SHARED_STORE_HOST');
-  }
-  if (problems.length) throw new ConfigError(problems);
-  return toConfig(raw, secretValues, files);
+  return toConfig(result.data, secretValues, files, merged);
 }
 
-function toConfig(raw: Record<string, Parsed>, secretValues: string[], envFiles: string[]): Config {
-  const s = (n: string) => raw[n] as string | undefined;
-  const i = (n: string) => raw[n] as number;
-  const b = (n: string) => raw[n] as boolean;
-  const nodeEnv = s('NODE_ENV') as Config['nodeEnv'];
-  const jwtSecret = s('JWT_SECRET');
-  const appUrl = s('APP_URL')!;
+function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourceEnv: Record<string, string>): Config {
+  const appUrl = s.APP_URL ?? DEFAULT_APP_URL;
+  const blogUrl = trimSlash(s.BLOG_URL ?? `${trimSlash(appUrl)}/blog`);
+  const production = s.NODE_ENV === 'production';
   return {
-    nodeEnv,
-    network: s('NETWORK') as Config['network'],
-    logLevel: s('LOG_LEVEL')!,
-    dataDir: s('DATA_DIR')!,
+    nodeEnv: s.NODE_ENV,
+    network: s.NETWORK,
+    logLevel: s.LOG_LEVEL,
+    dataDir: s.DATA_DIR,
     http: {
-      port: i('GENERAL.PORT'),
-      host: s('GENERAL.HOST')!,
-      bodyLimitBytes: i('HTTP.BODY_LIMIT_BYTES'),
-      requestTimeoutMs: i('HTTP.REQUEST_TIMEOUT_MS'),
-      rateLimit: { max: i('HTTP.RATE_LIMIT_MAX'), windowMs: i('HTTP.RATE_LIMIT_WINDOW_MS') },
-      trustedProxyCidrs: (raw['TRUSTED_PROXY_CIDRS'] as string[]) ?? [],
-      corsOrigins: [...new Set([new URL(appUrl).origin, ...((raw['CORS_ORIGINS'] as string[]) ?? []).map((o) => toOrigin(o)!)])],
+      port: s['GENERAL.PORT'],
+      host: s['GENERAL.HOST'],
+      bodyLimitBytes: s['HTTP.BODY_LIMIT_BYTES'],
+      requestTimeoutMs: s['HTTP.REQUEST_TIMEOUT_MS'],
+      rateLimit: { max: s['HTTP.RATE_LIMIT_MAX'], windowMs: s['HTTP.RATE_LIMIT_WINDOW_MS'] },
+      trustedProxyCidrs: s.TRUSTED_PROXY_CIDRS,
+      corsOrigins: [...new Set([new URL(appUrl).origin, ...s.CORS_ORIGINS.map((o) => toOrigin(o)!)])],
     },
     graphql: {
-      maxDepth: i('GRAPHQL.MAX_DEPTH'),
-      maxAliases: i('GRAPHQL.MAX_ALIASES'),
-      maxCost: i('GRAPHQL.MAX_COST'),
-      introspection: (raw['GRAPHQL.INTROSPECTION'] as boolean | undefined) ?? (nodeEnv !== 'production' && s('NETWORK') !== 'mainnet'),
+      maxDepth: s['GRAPHQL.MAX_DEPTH'],
+      maxAliases: s['GRAPHQL.MAX_ALIASES'],
+      maxCost: s['GRAPHQL.MAX_COST'],
+      introspection: s['GRAPHQL.INTROSPECTION'] ?? (!production && s.NETWORK !== 'mainnet'),
     },
-    databaseUrl: s('DATABASE_URL'),
-    databaseStatementTimeoutMs: i('DATABASE.STATEMENT_TIMEOUT_MS'),
-    jwt: { secret: jwtSecret ?? DEV_JWT_SECRET, issuer: s('JWT_ISSUER')!, generated: !jwtSecret },
+    databaseUrl: s.DATABASE_URL,
+    databaseStatementTimeoutMs: s['DATABASE.STATEMENT_TIMEOUT_MS'],
+    jwt: { secret: s.JWT_SECRET ?? DEV_JWT_SECRET, issuer: s.JWT_ISSUER, generated: !s.JWT_SECRET },
     store: {
       // An address alone means Redis; an explicit CACHE_STORE=memory wins (the store warns that it ignores the address).
-      cacheStore: (s('CACHE_STORE') ?? (s('SHARED_STORE_URL') || s('SHARED_STORE_HOST') ? 'redis' : 'memory')) as 'redis' | 'memory',
-      url: s('SHARED_STORE_URL'),
-      host: s('SHARED_STORE_HOST'),
-      port: i('SHARED_STORE_PORT'),
-      db: i('SHARED_STORE_DB'),
-      username: s('SHARED_STORE_USERNAME'),
-      password: s('SHARED_STORE_PASSWORD'),
-      keyPrefix: s('SHARED_STORE_KEY_PREFIX')!,
-      replicas: raw['SHARED_STORE_REPLICAS'] as number | undefined,
+      cacheStore: s.CACHE_STORE ?? (s.SHARED_STORE_URL || s.SHARED_STORE_HOST ? 'redis' : 'memory'),
+      url: s.SHARED_STORE_URL,
+      host: s.SHARED_STORE_HOST,
+      port: s.SHARED_STORE_PORT,
+      db: s.SHARED_STORE_DB,
+      username: s.SHARED_STORE_USERNAME,
+      password: s.SHARED_STORE_PASSWORD,
+      keyPrefix: s.SHARED_STORE_KEY_PREFIX,
+      replicas: s.SHARED_STORE_REPLICAS,
     },
-    chain: {
-      packageId: s('PLATFORM_PACKAGE_ID')!,
-      transport: s('CHAIN.SUI_TRANSPORT') as 'graphql' | 'grpc',
-      suiUrl: s('CHAIN.SUI_URL'),
-      backendWalletPrivateKey: s('CHAIN.BACKEND_WALLET_PRIVATE_KEY'),
-      priceApiKey: s('CHAIN.PRICE_API_KEY'),
-      priceApiUrl: s('CHAIN.PRICE_API_URL'),
-      giveaway: {
-        autoSettlementDisabled: b('CHAIN.GIVEAWAY_AUTO_SETTLEMENT_DISABLED'),
-        graceMs: i('CHAIN.GIVEAWAY_SETTLEMENT_GRACE_MS'),
-        batchSize: i('CHAIN.GIVEAWAY_SETTLEMENT_BATCH_SIZE'),
-      },
-    },
-    indexer: { disabled: b('INDEXER_DISABLED'), pollingIntervalMs: i('POLLING_INTERVAL_MS') },
+    chain: { packageId: s.PLATFORM_PACKAGE_ID, transport: s['CHAIN.SUI_TRANSPORT'], suiUrl: s['CHAIN.SUI_URL'] },
+    indexer: { disabled: s.INDEXER_DISABLED, pollingIntervalMs: s.POLLING_INTERVAL_MS },
     blog: {
-      port: i('BLOG_PORT'),
+      port: s.BLOG_PORT,
       appUrl,
-      blogUrl: s('BLOG_URL') ?? `${appUrl.replace(/\/$/, '')}/blog`,
-      databaseUrl: s('BLOG_DATABASE_URL'),
-      revalidationSecret: s('BLOG_REVALIDATION_SECRET'),
-      webhookSecret: s('WEBHOOK_SECRET'),
-      publishCiToken: s('BLOG_PUBLISH_CI_TOKEN'),
-      payloadSecret: s('PAYLOAD_SECRET'),
+      blogUrl,
+      revalidateUrl: s.BLOG_REVALIDATE_URL ?? `${blogUrl}/api/revalidate/`,
+      databaseUrl: s.BLOG_DATABASE_URL,
+      dbPush: s.BLOG_DB_PUSH,
+      distDir: s.BLOG_DIST_DIR,
+      revalidationSecret: s.BLOG_REVALIDATION_SECRET,
+      webhookSecret: s.WEBHOOK_SECRET,
+      publishCiToken: s.BLOG_PUBLISH_CI_TOKEN,
+      payloadSecret: s.PAYLOAD_SECRET,
+      publishCi: {
+        token: s.BLOG_PUBLISH_CI_TOKEN,
+        apiUrl: trimSlash(s.BLOG_PUBLISH_CI_API_URL),
+        repo: s.BLOG_PUBLISH_CI_REPO,
+        workflow: s.BLOG_PUBLISH_CI_WORKFLOW,
+        ref: s.BLOG_PUBLISH_CI_REF,
+      },
+      social: { chatUrl: s.BLOG_SOCIAL_CHAT_URL, messagingUrl: s.BLOG_SOCIAL_MESSAGING_URL, networkUrl: s.BLOG_SOCIAL_NETWORK_URL },
+      media: {
+        maxBytes: s.BLOG_MEDIA_MAX_BYTES,
+        timeoutMs: s.BLOG_MEDIA_FETCH_TIMEOUT_MS,
+        allowPrivateHosts: !production && s.BLOG_MEDIA_ALLOW_PRIVATE_HOSTS,
+      },
+      smtp: s.SMTP_HOST ? smtpConfig(s, s.SMTP_HOST, appUrl) : undefined,
     },
-    raw,
+    raw: s,
     secretValues,
     envFiles,
+    sourceEnv,
   };
 }
 
-function parseValue(def: SettingDef, value: string): Parsed | { error: string } {
-  switch (def.kind) {
-    case 'string':
-      if (def.minLength && value.length < def.minLength) return { error: `must be at least ${def.minLength} characters` };
-      return value;
-    case 'int': {
-      if (!/^-?\d+$/.test(value.trim())) return { error: `expected an integer, got "${def.secret ? '<redacted>' : value}"` };
-      const n = Number(value);
-      if (def.min !== undefined && n < def.min) return { error: `must be >= ${def.min}` };
-      if (def.max !== undefined && n > def.max) return { error: `must be <= ${def.max}` };
-      return n;
-    }
-    case 'bool': {
-      const v = value.trim().toLowerCase();
-      if (['true', '1', 'yes', 'on'].includes(v)) return true;
-      if (['false', '0', 'no', 'off'].includes(v)) return false;
-      return { error: `expected true or false, got "${value}"` };
-    }
-    case 'url':
-      try {
-        new URL(value);
-        return value;
-      } catch {
-        return { error: def.secret ? 'is not a valid URL' : `"${value}" is not a valid URL` };
-      }
-    case 'enum':
-      return def.values!.includes(value) ? value : { error: `must be one of ${def.values!.join(', ')}, got "${value}"` };
-    case 'list':
-      return value
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean);
-  }
+function smtpConfig(s: Settings, host: string, appUrl: string): SmtpConfig {
+  const appHost = new URL(appUrl).hostname;
+  return {
+    host,
+    port: s.SMTP_PORT,
+    secure: s.SMTP_SECURE ?? s.SMTP_PORT === 465,
+    user: s.SMTP_USER,
+    password: s.SMTP_PASSWORD,
+    from: s.SMTP_FROM ?? `Platform Blog <blog@${appHost.includes('.') ? appHost : 'localhost.localdomain'}>`,
+  };
 }
 
-function isCidr(value: string): boolean {
-  const [addr, bits, extra] = value.split('/');
-  if (extra !== undefined) return false;
-  const v4 = /^(\d{1,3})(\.\d{1,3}){3}$/.test(addr) && addr.split('.').every((o) => Number(o) <= 255);
-  const v6 = !v4 && addr.includes(':') && /^[0-9a-fA-F:.]+$/.test(addr);
-  if (!v4 && !v6) return false;
-  if (bits === undefined) return true;
-  const n = Number(bits);
-  return /^\d+$/.test(bits) && n >= 0 && n <= (v4 ? 32 : 128);
-}
-
-/** The serialized origin of `value`, or null unless it is an http(s) URL with no credentials, path, query or fragment. */
-function toOrigin(value: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  if (url.username || url.password || url.search || url.hash || url.pathname !== '/') return null;
-  return url.origin;
-}
+const trimSlash = (v: string): string => v.replace(/\/+$/, '');

@@ -1,104 +1,157 @@
-/**
- * Every setting the process reads, under the spec's name (`GENERAL.PORT`).
- * The shell-friendly form (`GENERAL_PORT`) is derived by replacing dots with underscores.
- */
-export type SettingKind = 'string' | 'int' | 'bool' | 'url' | 'enum' | 'list';
+import { z } from 'zod';
+import { bool, int, isCidr, isLoopbackUrl, list, oneOf, port, text, toOrigin, url } from './values';
 
-export interface SettingDef {
-  name: string;
-  kind: SettingKind;
-  default?: string;
-  secret?: boolean;
-  values?: readonly string[];
-  /** Required when this predicate holds for the already-parsed raw env. */
-  requiredWhen?: (raw: (name: string) => string | undefined) => boolean;
-  min?: number;
-  max?: number;
-  minLength?: number;
-  /** Conventional names accepted too (`REDIS_URL`); the setting's own name wins when both are set. */
+/**
+ * Every setting the backend, the CMS and the blog read, under the spec's name (`GENERAL.PORT`),
+ * as one zod schema. The shell-friendly form (`GENERAL_PORT`) is the name with dots replaced by
+ * underscores; `aliases` are conventional names accepted too (the setting's own name wins).
+ * `secret` values are never quoted in errors and are scrubbed from logs.
+ */
+interface SettingDef<S extends z.ZodType = z.ZodType> {
+  schema: S;
+  secret?: true;
   aliases?: readonly string[];
 }
 
-const isProduction = (raw: (n: string) => string | undefined) => raw('NODE_ENV') === 'production';
+const setting = <S extends z.ZodType>(schema: S, extra: Omit<SettingDef, 'schema'> = {}): SettingDef<S> => ({ schema, ...extra });
+const secret = <S extends z.ZodType>(schema: S): SettingDef<S> => ({ schema, secret: true });
 
-export const SETTINGS = [
-  { name: 'NODE_ENV', kind: 'enum', values: ['development', 'production', 'test'], default: 'development' },
-  { name: 'NETWORK', kind: 'enum', values: ['mainnet', 'testnet', 'devnet', 'localnet'], default: 'testnet' },
-  { name: 'LOG_LEVEL', kind: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
-  { name: 'DATA_DIR', kind: 'string', default: './.data' },
+export const NETWORKS = ['mainnet', 'testnet', 'devnet', 'localnet'] as const;
+export const DEFAULT_APP_URL = 'http://localhost:3000';
 
-  { name: 'GENERAL.PORT', kind: 'int', default: '3000', min: 0, max: 65535 },
-  { name: 'GENERAL.HOST', kind: 'string', default: '0.0.0.0' },
-  { name: 'GENERAL.IPCHECK_API_KEY', kind: 'string', secret: true },
-  { name: 'GENERAL.IPCHECK_URL', kind: 'url' },
-  { name: 'GENERAL.ANALYTICS_PROPERTY_ID', kind: 'string' },
-  { name: 'GENERAL.WELCOME_WHEEL_MAX_REWARD', kind: 'int', default: '0', min: 0 },
+export const SETTINGS = {
+  NODE_ENV: setting(oneOf(['development', 'production', 'test']).default('development')),
+  NETWORK: setting(oneOf(NETWORKS).default('testnet')),
+  LOG_LEVEL: setting(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  DATA_DIR: setting(text().default('./.data')),
 
-  { name: 'HTTP.BODY_LIMIT_BYTES', kind: 'int', default: String(1024 * 1024), min: 1 },
-  { name: 'HTTP.REQUEST_TIMEOUT_MS', kind: 'int', default: '5000', min: 1 },
-  { name: 'HTTP.RATE_LIMIT_MAX', kind: 'int', default: '300', min: 1 },
-  { name: 'HTTP.RATE_LIMIT_WINDOW_MS', kind: 'int', default: '60000', min: 1 },
-  { name: 'GRAPHQL.MAX_DEPTH', kind: 'int', default: '10', min: 1 },
-  { name: 'GRAPHQL.MAX_ALIASES', kind: 'int', default: '20', min: 0 },
-  { name: 'GRAPHQL.MAX_COST', kind: 'int', default: '5000', min: 1 },
-  { name: 'GRAPHQL.INTROSPECTION', kind: 'bool' },
-
-  { name: 'DATABASE_URL', kind: 'url', secret: true },
-  { name: 'DATABASE.STATEMENT_TIMEOUT_MS', kind: 'int', default: '30000', min: 0 },
-  { name: 'JWT_SECRET', kind: 'string', secret: true, minLength: 32, requiredWhen: isProduction },
-  { name: 'JWT_ISSUER', kind: 'string', default: 'platform-backend' },
-
-  { name: 'CHAIN.BACKEND_WALLET_PRIVATE_KEY', kind: 'string', secret: true },
-  { name: 'CHAIN.GIVEAWAY_AUTO_SETTLEMENT_DISABLED', kind: 'bool', default: 'false' },
-  { name: 'CHAIN.GIVEAWAY_SETTLEMENT_GRACE_MS', kind: 'int', default: '60000', min: 0 },
-  { name: 'CHAIN.GIVEAWAY_SETTLEMENT_BATCH_SIZE', kind: 'int', default: '20', min: 1 },
-  { name: 'CHAIN.NAMESERVICE_PARENT_DOMAIN', kind: 'string' },
-  { name: 'CHAIN.NAMESERVICE_PARENT_NFT_ID', kind: 'string' },
-  { name: 'CHAIN.NAMESERVICE_MIN_VIP_LEVEL', kind: 'int', default: '1', min: 0 },
-  { name: 'CHAIN.NAMESERVICE_SUBNAME_EXPIRATION_DAYS', kind: 'int', default: '365', min: 1 },
-  { name: 'CHAIN.PRICE_API_KEY', kind: 'string', secret: true },
-  { name: 'CHAIN.PRICE_API_URL', kind: 'url' },
-  { name: 'CHAIN.SUI_TRANSPORT', kind: 'enum', values: ['graphql', 'grpc'], default: 'graphql' },
-  { name: 'CHAIN.SUI_URL', kind: 'url' },
-
-  { name: 'AUTH.IDP_PRIMARY_CLIENT_ID', kind: 'string' },
-  { name: 'AUTH.IDP_SECONDARY_CLIENT_ID', kind: 'string' },
-  { name: 'AUTH.ZKLOGIN_SERVICE_KEY', kind: 'string', secret: true },
-  { name: 'ONRAMP_A.SECRET', kind: 'string', secret: true },
-  { name: 'ONRAMP_B.API_KEY', kind: 'string', secret: true },
-  { name: 'SOCIAL.CHAT_PLATFORM_TOKEN', kind: 'string', secret: true },
-  { name: 'SOCIAL.MESSAGING_PLATFORM_TOKEN', kind: 'string', secret: true },
-  { name: 'SOCIAL.SOCIAL_NETWORK_SECRET', kind: 'string', secret: true },
-
-  { name: 'PLATFORM_PACKAGE_ID', kind: 'string', default: '0x0000000000000000000000000000000000000000000000000000000000000000' },
-  { name: 'POLLING_INTERVAL_MS', kind: 'int', default: '2000', min: 10 },
-  { name: 'INDEXER_DISABLED', kind: 'bool', default: 'false' },
-
-  // No default: a Redis address alone selects redis, none selects memory (see config/index.ts).
-  { name: 'CACHE_STORE', kind: 'enum', values: ['redis', 'memory'] },
-  { name: 'SHARED_STORE_URL', kind: 'url', secret: true, aliases: ['REDIS_URL'] },
-  { name: 'SHARED_STORE_HOST', kind: 'string' },
-  { name: 'SHARED_STORE_PORT', kind: 'int', default: '6379', min: 1, max: 65535 },
-  { name: 'SHARED_STORE_DB', kind: 'int', default: '0', min: 0 },
-  { name: 'SHARED_STORE_USERNAME', kind: 'string' },
-  { name: 'SHARED_STORE_PASSWORD', kind: 'string', secret: true },
-  { name: 'SHARED_STORE_KEY_PREFIX', kind: 'string', default: 'platform:' },
-  /** Replicas sharing the store; during a Redis outage each grants 1/n of a limit. Unset: counted by heartbeat. */
-  { name: 'SHARED_STORE_REPLICAS', kind: 'int', min: 1 },
-  { name: 'TRUSTED_PROXY_CIDRS', kind: 'list', default: '' },
+  'GENERAL.PORT': setting(port().default(3000)),
+  'GENERAL.HOST': setting(text().default('0.0.0.0')),
+  'HTTP.BODY_LIMIT_BYTES': setting(int({ min: 1 }).default(1024 * 1024)),
+  'HTTP.REQUEST_TIMEOUT_MS': setting(int({ min: 1 }).default(5000)),
+  'HTTP.RATE_LIMIT_MAX': setting(int({ min: 1 }).default(300)),
+  'HTTP.RATE_LIMIT_WINDOW_MS': setting(int({ min: 1 }).default(60_000)),
+  TRUSTED_PROXY_CIDRS: setting(list({ check: isCidr, message: (v) => `"${v}" is not an IP address or CIDR range` }).default([])),
   /** Browser origins (besides APP_URL's) allowed to call the API cross-origin. */
-  { name: 'CORS_ORIGINS', kind: 'list', default: '' },
+  CORS_ORIGINS: setting(
+    list({ check: (v) => toOrigin(v) !== null, message: (v) => `"${v}" is not an origin (scheme://host[:port], http or https, no path)` }).default([]),
+  ),
+  'GRAPHQL.MAX_DEPTH': setting(int({ min: 1 }).default(10)),
+  'GRAPHQL.MAX_ALIASES': setting(int({ min: 0 }).default(20)),
+  'GRAPHQL.MAX_COST': setting(int({ min: 1 }).default(5000)),
+  /** Unset: on, except in production and on mainnet. */
+  'GRAPHQL.INTROSPECTION': setting(bool().optional()),
 
-  { name: 'APP_URL', kind: 'url', default: 'http://localhost:3000' },
-  { name: 'BLOG_URL', kind: 'url' },
-  { name: 'BLOG_PORT', kind: 'int', default: '3001', min: 0, max: 65535 },
-  { name: 'BLOG_DATABASE_URL', kind: 'url', secret: true },
-  { name: 'BLOG_REVALIDATION_SECRET', kind: 'string', secret: true },
-  { name: 'WEBHOOK_SECRET', kind: 'string', secret: true },
-  { name: 'BLOG_PUBLISH_CI_TOKEN', kind: 'string', secret: true },
-  { name: 'PAYLOAD_SECRET', kind: 'string', secret: true, requiredWhen: isProduction },
-] as const satisfies readonly SettingDef[];
+  DATABASE_URL: secret(url().optional()),
+  'DATABASE.STATEMENT_TIMEOUT_MS': setting(int({ min: 0 }).default(30_000)),
+  /** Unset outside production and mainnet: a fixed development-only key (see index.ts). */
+  JWT_SECRET: secret(text().min(32, { error: 'must be at least 32 characters' }).optional()),
+  JWT_ISSUER: setting(text().default('platform-backend')),
 
-export type SettingName = (typeof SETTINGS)[number]['name'];
+  PLATFORM_PACKAGE_ID: setting(text().default('0x0000000000000000000000000000000000000000000000000000000000000000')),
+  POLLING_INTERVAL_MS: setting(int({ min: 10 }).default(2000)),
+  INDEXER_DISABLED: setting(bool().default(false)),
+  'CHAIN.SUI_TRANSPORT': setting(oneOf(['graphql', 'grpc']).default('graphql')),
+  'CHAIN.SUI_URL': setting(url().optional()),
+
+  // No default: a Redis address alone selects redis, none selects memory (see index.ts).
+  CACHE_STORE: setting(oneOf(['redis', 'memory']).optional()),
+  SHARED_STORE_URL: setting(url().optional(), { secret: true, aliases: ['REDIS_URL'] }),
+  SHARED_STORE_HOST: setting(text().optional()),
+  SHARED_STORE_PORT: setting(int({ min: 1, max: 65535 }).default(6379)),
+  SHARED_STORE_DB: setting(int({ min: 0 }).default(0)),
+  SHARED_STORE_USERNAME: setting(text().optional()),
+  SHARED_STORE_PASSWORD: secret(text().optional()),
+  SHARED_STORE_KEY_PREFIX: setting(text().default('platform:')),
+  /** Replicas sharing the store; during a Redis outage each grants 1/n of a limit. Unset: counted by heartbeat. */
+  SHARED_STORE_REPLICAS: setting(int({ min: 1 }).optional()),
+
+  /** Unset: http://localhost:3000 (refused on mainnet, see requiredSettingsProblems). */
+  APP_URL: setting(url().optional()),
+  /** Unset: APP_URL + /blog. */
+  BLOG_URL: setting(url().optional()),
+  BLOG_PORT: setting(port().default(3001)),
+  BLOG_DATABASE_URL: secret(url().optional()),
+  BLOG_DB_PUSH: setting(bool().default(false)),
+  /** Next's build directory inside blog/ (tests run a second server from a copy of one build). */
+  BLOG_DIST_DIR: setting(text().default('.next')),
+  BLOG_REVALIDATION_SECRET: secret(text().optional()),
+  /** Unset: BLOG_URL + /api/revalidate/. */
+  BLOG_REVALIDATE_URL: setting(url().optional()),
+  WEBHOOK_SECRET: secret(text().optional()),
+  PAYLOAD_SECRET: secret(text().optional()),
+  BLOG_PUBLISH_CI_TOKEN: secret(text().optional()),
+  BLOG_PUBLISH_CI_API_URL: setting(url().default('https://api.github.com')),
+  BLOG_PUBLISH_CI_REPO: setting(text().default('platform/web')),
+  BLOG_PUBLISH_CI_WORKFLOW: setting(text().default('blog-publish.yml')),
+  BLOG_PUBLISH_CI_REF: setting(text().default('main')),
+  BLOG_SOCIAL_CHAT_URL: setting(url().default('https://discord.gg/platform')),
+  BLOG_SOCIAL_MESSAGING_URL: setting(url().default('https://t.me/platform')),
+  BLOG_SOCIAL_NETWORK_URL: setting(url().default('https://x.com/platform')),
+  BLOG_MEDIA_MAX_BYTES: setting(int({ min: 1 }).default(5 * 1024 * 1024)),
+  BLOG_MEDIA_FETCH_TIMEOUT_MS: setting(int({ min: 1 }).default(5000)),
+  /** Partner images from loopback/private hosts (test fixtures); ignored when NODE_ENV=production. */
+  BLOG_MEDIA_ALLOW_PRIVATE_HOSTS: setting(bool().default(false)),
+
+  /** Unset: no mail is sent (each mail is logged instead). */
+  SMTP_HOST: setting(text().optional()),
+  SMTP_PORT: setting(int({ min: 1, max: 65535 }).default(587)),
+  /** Unset: TLS from the first byte on port 465, STARTTLS otherwise. */
+  SMTP_SECURE: setting(bool().optional()),
+  SMTP_USER: setting(text().optional()),
+  SMTP_PASSWORD: secret(text().optional()),
+  /** Unset: `Platform Blog <blog@<APP_URL host>>`. */
+  SMTP_FROM: setting(text().optional()),
+} as const satisfies Record<string, SettingDef>;
+
+export type SettingName = keyof typeof SETTINGS;
+
+const shape = Object.fromEntries(Object.entries(SETTINGS).map(([name, def]) => [name, def.schema])) as {
+  [K in SettingName]: (typeof SETTINGS)[K]['schema'];
+};
+
+// Rules between settings run even when a setting failed (`when`), so one error lists every
+// problem; they only compare values, which are then still the given strings.
+const always = { when: () => true };
+
+/** Each setting's value and the rules between settings; no setting is required here. */
+export const settingsSchema = z.object(shape).superRefine((s, ctx) => {
+  if (s.CACHE_STORE === 'redis' && !s.SHARED_STORE_URL && !s.SHARED_STORE_HOST) {
+    ctx.addIssue({ code: 'custom', path: [], message: 'CACHE_STORE=redis needs SHARED_STORE_URL (or REDIS_URL) or SHARED_STORE_HOST' });
+  }
+}, always);
+
+export type Settings = z.output<typeof settingsSchema>;
+
+/** What a deployment must set before any role starts (the CMS and blog, validated by their starter, skip this). */
+export const startupSettingsSchema = settingsSchema.superRefine((s, ctx) => {
+  for (const message of requiredSettingsProblems(s)) ctx.addIssue({ code: 'custom', path: [], message });
+}, always);
+
+/** Settings mainnet refuses to start without: the public URL and every secret a role signs or checks with. */
+export const MAINNET_REQUIRED = ['APP_URL', 'JWT_SECRET', 'PAYLOAD_SECRET', 'WEBHOOK_SECRET', 'BLOG_REVALIDATION_SECRET'] as const;
+const PRODUCTION_REQUIRED = ['JWT_SECRET', 'PAYLOAD_SECRET'] as const;
+
+function requiredSettingsProblems(s: Settings): string[] {
+  const mainnet = s.NETWORK === 'mainnet';
+  const production = s.NODE_ENV === 'production';
+  const problems: string[] = [];
+  for (const name of new Set([...(mainnet ? MAINNET_REQUIRED : []), ...(production ? PRODUCTION_REQUIRED : [])])) {
+    if (s[name] !== undefined) continue;
+    const when = [mainnet && (MAINNET_REQUIRED as readonly string[]).includes(name) ? 'on mainnet' : '', production && (PRODUCTION_REQUIRED as readonly string[]).includes(name) ? 'when NODE_ENV=production' : ''];
+    const hint = name === 'APP_URL' ? ': the public URL of the app (not a loopback host)' : '';
+    problems.push(`${name} is required ${when.filter(Boolean).join(' and ')}${hint}`);
+  }
+  if (mainnet && s.APP_URL !== undefined && isLoopbackUrl(s.APP_URL)) {
+    problems.push(`APP_URL must be the public URL of the app on mainnet, not a loopback host (got "${s.APP_URL}")`);
+  }
+  return problems;
+}
 
 export const shellName = (name: string) => name.replace(/\./g, '_');
+
+/** Each setting's secret flag and accepted names, in lookup order. */
+export const SETTING_NAMES: { name: SettingName; names: string[]; secret: boolean }[] = Object.entries(SETTINGS).map(([name, def]) => {
+  const d = def as SettingDef;
+  return { name: name as SettingName, names: [name, shellName(name), ...(d.aliases ?? [])], secret: d.secret === true };
+});

@@ -9,18 +9,20 @@ import { superviseProcess, type SupervisedCommand, type SupervisionPolicy, type 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The `blog` role's process: migrations, a first build when none exists, then `next start`. */
-export function blogCommand(config: Pick<Config, 'blog' | 'dataDir'>): SupervisedCommand {
+export function blogCommand(config: Pick<Config, 'blog' | 'dataDir' | 'sourceEnv'>): SupervisedCommand {
   return {
     command: process.execPath,
     args: ['--import', 'tsx', path.join(ROOT, 'scripts/blog-serve.ts')],
     cwd: ROOT,
+    // The child inherits this process's environment plus the settings it was configured from (env
+    // files included), so the blog and its CMS parse exactly what was validated here.
     // eslint-disable-next-line no-restricted-properties -- the blog child inherits this process's environment
-    env: { ...process.env, BLOG_PORT: String(config.blog.port), DATA_DIR: config.dataDir },
+    env: { ...process.env, ...config.sourceEnv, BLOG_PORT: String(config.blog.port), DATA_DIR: config.dataDir },
   };
 }
 
 export interface BlogRoleOptions {
-  config: Pick<Config, 'blog' | 'dataDir'>;
+  config: Pick<Config, 'blog' | 'dataDir' | 'sourceEnv'>;
   logger: Logger;
   metrics: Metrics;
   onGiveUp: (err: Error) => void;

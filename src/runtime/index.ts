@@ -109,7 +109,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   const { config, logger, metrics, roles } = runtime;
   const store = await createSharedStore({ ...config.store, ...(overrides.storeKeyPrefix ? { keyPrefix: overrides.storeKeyPrefix } : {}), logger });
   shutdown.add('store', 'shared store', () => store.close());
-  const db = overrides.db ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger }));
+  const db = overrides.db ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, statementTimeoutMs: config.databaseStatementTimeoutMs }));
   if (!overrides.db) shutdown.add('db', 'database', () => db.close());
   const pubSub = createPubSub(store, { logger });
   const services = await createServices({ config, logger, db, store, pubSub, version: overrides.version ?? VERSION, leaderboardCacheTtlMs: overrides.leaderboardCacheTtlMs });

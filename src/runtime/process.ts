@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, type Config } from '../config';
 import { createLogger } from '../observability/logger';
 import { parseRoles, type Role } from '../roles';
-import { createRuntime, type Runtime, type RuntimeOverrides } from './index';
+import type { Runtime, RuntimeOverrides } from './index';
 
 /**
  * Exit codes: 78 configuration, 70 any other start-up failure, 69 a supervised part (the blog
@@ -42,9 +42,18 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
     // During start-up the runtime is closed as soon as createRuntime returns.
     if (!starting) void finish();
   };
-  process.once('SIGINT', () => stop('SIGINT', EXIT.ok));
-  process.once('SIGTERM', () => stop('SIGTERM', EXIT.ok));
+  // `on`, not `once`: with no listener of ours left, a library using signal-exit re-raises the
+  // signal (exit 143 mid-shutdown). A second signal ends the process at once.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (!stopping) return stop(signal, EXIT.ok);
+      logger.warn({ signal }, 'second signal during shutdown: exiting now');
+      process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    });
+  }
   try {
+    // Loaded only now: a refused configuration exits 78 without paying for the whole system's imports.
+    const { createRuntime } = await import('./index');
     runtime = await createRuntime(config, {
       ...overrides,
       roles,

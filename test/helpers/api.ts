@@ -35,6 +35,15 @@ export interface StartApiOptions {
   db?: Db;
 }
 
+/** What mainnet refuses to start without (src/config MAINNET_REQUIRED); a test's own values win. */
+const MAINNET_REQUIRED_FOR_TESTS = {
+  APP_URL: 'https://platform.example',
+  JWT_SECRET: 'test-mainnet-jwt-secret-0123456789abcdef',
+  PAYLOAD_SECRET: 'test-mainnet-payload-secret',
+  WEBHOOK_SECRET: 'test-mainnet-webhook-secret',
+  BLOG_REVALIDATION_SECRET: 'test-mainnet-revalidation-secret',
+};
+
 /** Starts the real API through the one composition root (createRuntime) on a random port. */
 export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
   const useRedis = (opts.store ?? (testEnv.redisUrl ? 'redis' : 'memory')) === 'redis';
@@ -46,6 +55,7 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
       LOG_LEVEL: 'info',
       'GENERAL.PORT': '0',
       ...(useRedis ? { CACHE_STORE: 'redis', SHARED_STORE_URL: testEnv.redisUrl! } : { CACHE_STORE: 'memory' }),
+      ...(opts.env?.NETWORK === 'mainnet' ? MAINNET_REQUIRED_FOR_TESTS : {}),
       ...opts.env,
     },
   });
