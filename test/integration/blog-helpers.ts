@@ -1,5 +1,5 @@
 /** Shared helpers of the blog tests: Payload in the test process, fetching and parsing pages. */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { JSDOM } from 'jsdom'
 import type { Payload } from 'payload'
 import { expect, inject } from 'vitest'
@@ -80,23 +80,116 @@ export function hasCommand(cmd: string): boolean {
   }
 }
 
-export function hasPythonModule(mod: string): boolean {
-  try {
-    execFileSync('python3', ['-c', `import ${mod}`], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
+/**
+ * A Python that has `mod`: `python3` on PATH, else Debian's `/usr/bin/python3` (where
+ * `apt-get install python3-feedparser` puts it even when a pyenv shim comes first on PATH).
+ */
+const pythons = new Map<string, string | undefined>()
+export function pythonWith(mod: string): string | undefined {
+  if (pythons.has(mod)) return pythons.get(mod)
+  pythons.set(mod, findPython(mod))
+  return pythons.get(mod)
+}
+
+function findPython(mod: string): string | undefined {
+  for (const py of ['python3', '/usr/bin/python3']) {
+    try {
+      execFileSync(py, ['-c', `import ${mod}`], { stdio: 'ignore' })
+      return py
+    } catch {
+      // try the next one
+    }
   }
+  return undefined
+}
+
+export function hasPythonModule(mod: string): boolean {
+  return pythonWith(mod) !== undefined
+}
+
+/**
+ * Runs a tool with `input` on stdin, without blocking the event loop: a blocked loop cannot
+ * notice that a server closed an idle keep-alive socket, and the next fetch would reuse it.
+ */
+export function runWithInput(cmd: string, args: string[], input: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (c: Buffer) => out.push(c))
+    child.stderr.on('data', (c: Buffer) => err.push(c))
+    child.on('error', reject)
+    child.on('close', (code) =>
+      code === 0 ? resolve(Buffer.concat(out).toString()) : reject(new Error(`${cmd} exited ${code}: ${Buffer.concat(err).toString()}`)),
+    )
+    child.stdin.end(input)
+  })
+}
+
+async function feedparser(script: string, xml: string): Promise<unknown> {
+  const py = pythonWith('feedparser')
+  if (!py) throw new Error('python3-feedparser is not installed (.ci/install-system-deps.sh installs it)')
+  return JSON.parse(await runWithInput(py, ['-c', script], xml))
 }
 
 /** Published posts in a feed according to Debian's python3-feedparser. */
-export function feedparserEntries(xml: string): { version: string; bozo: number; links: string[] } {
-  const out = execFileSync(
-    'python3',
-    ['-c', 'import sys,json,feedparser; d=feedparser.parse(sys.stdin.read()); print(json.dumps({"version": d.version, "bozo": int(d.bozo), "links": [e.get("link") for e in d.entries]}))'],
-    { input: xml },
-  )
-  return JSON.parse(out.toString()) as { version: string; bozo: number; links: string[] }
+export async function feedparserEntries(xml: string): Promise<{ version: string; bozo: number; links: string[] }> {
+  return feedparser(
+    'import sys,json,feedparser; d=feedparser.parse(sys.stdin.read()); print(json.dumps({"version": d.version, "bozo": int(d.bozo), "links": [e.get("link") for e in d.entries]}))',
+    xml,
+  ) as Promise<{ version: string; bozo: number; links: string[] }>
+}
+
+/** A feed field as a reader shows it: its text, and the HTML elements it would render (if any). */
+export interface ReaderText {
+  type: string
+  text: string
+  elements: string[]
+}
+
+export interface ParsedEntry {
+  link: string
+  title: ReaderText
+  summary: ReaderText
+  author: string
+  tags: string[]
+}
+
+// feedparser gives text/plain values as they are and text/html values as (sanitized) HTML: the
+// HTML is parsed again here so a test sees both the text a reader shows and any element it would render.
+const ENTRY_DETAILS = `
+import sys, json, feedparser
+from html.parser import HTMLParser
+class Reader(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True); self.text = ''; self.elements = []
+    def handle_starttag(self, tag, attrs): self.elements.append(tag)
+    def handle_startendtag(self, tag, attrs): self.elements.append(tag)
+    def handle_data(self, data): self.text += data
+def shown(detail, value):
+    kind = (detail or {}).get('type', 'text/plain')
+    if kind in ('text/html', 'application/xhtml+xml'):
+        r = Reader(); r.feed(value or ''); r.close()
+        return {'type': kind, 'text': r.text, 'elements': r.elements}
+    return {'type': kind, 'text': value or '', 'elements': []}
+d = feedparser.parse(sys.stdin.read())
+print(json.dumps({'version': d.version, 'bozo': int(d.bozo), 'bozoMessage': str(d.get('bozo_exception', '')), 'entries': [{
+    'link': e.get('link'),
+    'title': shown(e.get('title_detail'), e.get('title')),
+    'summary': shown(e.get('summary_detail'), e.get('summary')),
+    'author': e.get('author', ''),
+    'tags': [t.get('term') for t in e.get('tags', [])],
+} for e in d.entries]}))
+`
+
+/** Every entry of a feed as python3-feedparser reads it, with the reader-visible text of title and summary. */
+export async function feedparserDetails(xml: string): Promise<{ version: string; bozo: number; bozoMessage: string; entries: ParsedEntry[] }> {
+  return (await feedparser(ENTRY_DETAILS, xml)) as { version: string; bozo: number; bozoMessage: string; entries: ParsedEntry[] }
+}
+
+/** Well-formed XML according to libxml2's xmllint (rejects with its message otherwise). */
+export async function xmllintWellFormed(xml: string): Promise<void> {
+  await runWithInput('xmllint', ['--noout', '-'], xml)
 }
 
 export function xmllintSitemap(file: string, xsd: string): void {

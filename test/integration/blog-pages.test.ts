@@ -73,10 +73,10 @@ describe('blog pages on mainnet', () => {
     const atomXml = await atom.text()
     expect(atomXml).toContain(`href="${blogUrl}/posts/${SLUG}/"`)
     if (hasPythonModule('feedparser')) {
-      const r = feedparserEntries(rssXml)
+      const r = await feedparserEntries(rssXml)
       expect(r).toMatchObject({ version: 'rss20', bozo: 0 })
       expect(r.links).toContain(`${blogUrl}/posts/${SLUG}/`)
-      const a = feedparserEntries(atomXml)
+      const a = await feedparserEntries(atomXml)
       expect(a).toMatchObject({ version: 'atom10', bozo: 0 })
       expect(a.links).toContain(`${blogUrl}/posts/${SLUG}/`)
     }
