@@ -6,7 +6,7 @@
 // and off) for contrast. PostgreSQL only.
 import pg from 'pg';
 import pino from 'pino';
-import { createDb } from '../src/db/client';
+import { createDb, type Db } from '../src/db/client';
 import { createLeaderboardService, type LeaderboardService } from '../src/services/leaderboards';
 import { createSharedStore } from '../src/store';
 import { runLoad, type LoadResult } from './load';
@@ -85,6 +85,40 @@ async function loop(fn: () => Promise<unknown>, workers: number, durationMs: num
   return { requests: latencies.length, errors, rps: latencies.length / (durationMs / 1000), p50Ms: at(0.5), p99Ms: at(0.99) };
 }
 
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/** The service's own statement under EXPLAIN ANALYZE: its scans and execution time. */
+async function explainRank(db: Db, query: Parameters<LeaderboardService['rankOf']>[0]): Promise<string> {
+  const plans: Array<{ Plan: PlanNode; 'Execution Time': number }> = [];
+  const explaining: Db = {
+    ...db,
+    query: async <T>(sql: string, params?: unknown[]) => {
+      const [row] = await db.query<{ 'QUERY PLAN': typeof plans }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+      plans.push(...row!['QUERY PLAN']);
+      return [] as T[];
+    },
+  };
+  const store = await createSharedStore({ cacheStore: 'memory', logger: pino({ level: 'warn' }) });
+  try {
+    await (await createLeaderboardService({ db: explaining, store, ttlMs: 0 })).rankOf(query);
+  } finally {
+    await store.close();
+  }
+  const scans: string[] = [];
+  const walk = (n: PlanNode) => {
+    if (/Scan/.test(n['Node Type']) && !/Bitmap Index/.test(n['Node Type'])) scans.push(`${n['Node Type']} on ${n['Relation Name'] ?? '?'}`);
+    n.Plans?.forEach(walk);
+  };
+  plans.forEach((p) => walk(p.Plan));
+  const seq = scans.some((x) => x.startsWith('Seq Scan')) ? '  SEQ SCAN' : '';
+  return `${plans.map((p) => p['Execution Time'].toFixed(2)).join('+')} ms: ${scans.join(', ')}${seq}`;
+}
+
 const rankBody = (rows: number, player: string) =>
   JSON.stringify({ query: `{ leaderboardRank(board: BET, coinType: "${coinFor(rows)}", player: "${player}") { rank player score count } }` });
 
@@ -116,6 +150,9 @@ export async function benchLeaderboardRank(opts: RankBenchOptions): Promise<stri
         lines.push(`${opts.row(`  leaderboardRank, player ranked ${rank.toLocaleString('en')}`, r, base)}  ${verdict}`);
       }
       const coinType = coinFor(rows);
+      for (const [i, rank] of positions.entries()) {
+        lines.push(`  EXPLAIN ANALYZE rank of player ranked ${rank.toLocaleString('en')}: ${await explainRank(serviceDb, { board: 'bet', coinType, player: players[i]! })}`);
+      }
       const topSql = await loop(() => service.top({ board: 'bet', coinType, limit: 100 }), opts.connections, Math.min(opts.durationMs, 5_000), opts.warmupMs);
       lines.push(opts.row('  service only: top 100, uncached (baseline)', topSql));
       for (const [i, rank] of positions.entries()) {
