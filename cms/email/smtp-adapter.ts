@@ -3,7 +3,7 @@ import type { EmailAdapter } from 'payload'
 import type { SmtpSettings } from '../settings'
 
 /** `Name <address>` or a bare address. */
-export function parseFrom(from: string): { name: string; address: string } {
+function parseFrom(from: string): { name: string; address: string } {
   const m = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(from)
   return m ? { name: m[1]!.trim() || 'Platform Blog', address: m[2]!.trim() } : { name: 'Platform Blog', address: from.trim() }
 }

@@ -1,4 +1,4 @@
 /** Where the blog serves media files (blog/app/(blog)/assets/blog/db/[...path]/route.ts). */
-export const ASSET_PREFIX = '/blog/assets/blog/db/'
+const ASSET_PREFIX = '/blog/assets/blog/db/'
 
 export const assetUrl = (filename: string): string => `${ASSET_PREFIX}${encodeURIComponent(filename)}`

@@ -38,7 +38,7 @@ for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::'
   NON_PUBLIC.addSubnet(net, prefix, 'ipv6')
 }
 
-export function isPublicAddress(address: string): boolean {
+function isPublicAddress(address: string): boolean {
   const family = isIP(address)
   if (family === 0) return false
   const mapped = family === 6 ? /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] : undefined

@@ -8,7 +8,7 @@ import { fetchImage, type FetchedImage, type ImageFetchLimits, type ImageFetchRe
 export const MAX_IMAGES_PER_ARTICLE = 20
 const PLACEHOLDER = 'partner-image-'
 
-export interface MarkedImage {
+interface MarkedImage {
   placeholder: string
   src: string
   alt: string
