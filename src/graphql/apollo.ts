@@ -23,6 +23,9 @@ export function createApollo(policy: GraphqlPolicy): ApolloServer<GraphqlContext
     includeStacktraceInErrorResponses: false,
     formatError: policy.formatError,
     plugins: [ApolloServerPluginCacheControlDisabled(), policyPlugin(policy)],
+    // The process's shutdown (src/runtime) stops Apollo with the HTTP app; Apollo's own SIGTERM
+    // handler would stop it mid-drain and re-raise the signal (exit 143).
+    stopOnTerminationSignals: false,
   });
 }
 

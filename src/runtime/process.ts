@@ -42,8 +42,9 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
     // During start-up the runtime is closed as soon as createRuntime returns.
     if (!starting) void finish();
   };
-  // `on`, not `once`: with no listener of ours left, a library using signal-exit re-raises the
-  // signal (exit 143 mid-shutdown). A second signal ends the process at once.
+  // `on`, not `once`: a library that re-raises a signal it caught (Apollo did, see
+  // graphql/apollo.ts) must still find us listening, not the default action (exit 143
+  // mid-shutdown). A second signal ends the process at once.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (!stopping) return stop(signal, EXIT.ok);

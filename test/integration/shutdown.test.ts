@@ -80,6 +80,8 @@ describe('graceful shutdown of a real API process on SIGTERM', () => {
     api = await spawnMain(
       ['--role', 'api'],
       {
+        // Not 'test': libraries behave differently there (Apollo installs its own SIGTERM handler outside tests).
+        NODE_ENV: 'development',
         LOG_LEVEL: 'info',
         DATA_DIR: dataDir,
         DATABASE_URL: scratch?.url ?? '',
