@@ -16,7 +16,7 @@ import { readBlogSettings, resolvePayloadSecret } from './settings'
 const dirname = path.dirname(fileURLToPath(import.meta.url))
 const settings = readBlogSettings()
 /** BLOG_DB_PUSH=true lets Payload push schema changes itself (local schema work only). */
-const push = process.env.BLOG_DB_PUSH === 'true'
+const push = settings.dbPush
 
 function database(): Config['db'] {
   if (settings.databaseUrl) {

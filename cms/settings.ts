@@ -1,6 +1,7 @@
 import { randomBytes, createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { loadConfig, type Config } from '../src/config'
 
 /** Social provider links used in the footer, CTA and for rel rewriting. */
 export interface SocialLinks {
@@ -9,7 +10,7 @@ export interface SocialLinks {
   social_network: string
 }
 
-/** Every environment setting the blog and CMS read, in one place. */
+/** Every setting the blog and CMS read, taken from the one settings schema (src/config). */
 export interface BlogSettings {
   network: string
   isMainnet: boolean
@@ -21,6 +22,8 @@ export interface BlogSettings {
   revalidateUrl: string
   dataDir: string
   databaseUrl: string | undefined
+  /** BLOG_DB_PUSH: Payload pushes schema changes itself (local schema work only). */
+  dbPush: boolean
   port: number
   social: SocialLinks
   ci: {
@@ -51,57 +54,36 @@ export interface SmtpSettings {
   from: string
 }
 
-const positive = (v: string | undefined, fallback: number): number => (Number(v) > 0 ? Math.trunc(Number(v)) : fallback)
-
-function readSmtp(env: NodeJS.ProcessEnv, appUrl: string): SmtpSettings | undefined {
-  const host = env.SMTP_HOST?.trim()
-  if (!host) return undefined
-  const port = positive(env.SMTP_PORT, 587)
-  const appHost = new URL(appUrl).hostname
-  return {
-    host,
-    port,
-    secure: env.SMTP_SECURE?.trim() ? env.SMTP_SECURE.trim() === 'true' : port === 465,
-    user: env.SMTP_USER?.trim() || undefined,
-    password: env.SMTP_PASSWORD?.trim() || undefined,
-    from: env.SMTP_FROM?.trim() || `Platform Blog <blog@${appHost.includes('.') ? appHost : 'localhost.localdomain'}>`,
-  }
-}
-
 const trimSlash = (s: string): string => s.replace(/\/+$/, '')
 
-export function readBlogSettings(env: NodeJS.ProcessEnv = process.env): BlogSettings {
-  const network = (env.NETWORK ?? 'testnet').trim().toLowerCase()
-  const appUrl = trimSlash(env.APP_URL?.trim() || 'http://localhost:3000')
-  const blogUrl = trimSlash(env.BLOG_URL?.trim() || `${appUrl}/blog`)
+/**
+ * The one settings schema (src/config), without the start-up requirements: the process that
+ * started this one (src/main.ts or scripts/blog-serve.ts) checked those, and the blog runs under
+ * NODE_ENV=production even on a development machine. Bad values still throw a ConfigError.
+ */
+function blogConfig(env?: Record<string, string | undefined>): Config {
+  return loadConfig({ env, requireDeploymentSettings: false })
+}
+
+/** The settings the blog and CMS read, from the shared schema (defaults and checks live there). */
+export function readBlogSettings(env?: Record<string, string | undefined>): BlogSettings {
+  const config = blogConfig(env)
+  const { blog } = config
   return {
-    network,
-    isMainnet: network === 'mainnet',
-    appUrl,
-    blogUrl,
-    revalidationSecret: env.BLOG_REVALIDATION_SECRET?.trim() || undefined,
-    revalidateUrl: env.BLOG_REVALIDATE_URL?.trim() || `${blogUrl}/api/revalidate/`,
-    dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || './.data'),
-    databaseUrl: env.BLOG_DATABASE_URL?.trim() || undefined,
-    port: Number(env.BLOG_PORT) > 0 ? Number(env.BLOG_PORT) : 3001,
-    social: {
-      chat_platform: env.BLOG_SOCIAL_CHAT_URL?.trim() || 'https://discord.gg/platform',
-      messaging_platform: env.BLOG_SOCIAL_MESSAGING_URL?.trim() || 'https://t.me/platform',
-      social_network: env.BLOG_SOCIAL_NETWORK_URL?.trim() || 'https://x.com/platform',
-    },
-    ci: {
-      token: env.BLOG_PUBLISH_CI_TOKEN?.trim() || undefined,
-      apiUrl: trimSlash(env.BLOG_PUBLISH_CI_API_URL?.trim() || 'https://api.github.com'),
-      repo: env.BLOG_PUBLISH_CI_REPO?.trim() || 'platform/web',
-      workflow: env.BLOG_PUBLISH_CI_WORKFLOW?.trim() || 'blog-publish.yml',
-      ref: env.BLOG_PUBLISH_CI_REF?.trim() || 'main',
-    },
-    media: {
-      maxBytes: positive(env.BLOG_MEDIA_MAX_BYTES, 5 * 1024 * 1024),
-      timeoutMs: positive(env.BLOG_MEDIA_FETCH_TIMEOUT_MS, 5000),
-      allowPrivateHosts: env.NODE_ENV !== 'production' && env.BLOG_MEDIA_ALLOW_PRIVATE_HOSTS?.trim() === 'true',
-    },
-    smtp: readSmtp(env, appUrl),
+    network: config.network,
+    isMainnet: config.network === 'mainnet',
+    appUrl: trimSlash(blog.appUrl),
+    blogUrl: blog.blogUrl,
+    revalidationSecret: blog.revalidationSecret,
+    revalidateUrl: blog.revalidateUrl,
+    dataDir: path.resolve(/*turbopackIgnore: true*/ config.dataDir),
+    databaseUrl: blog.databaseUrl,
+    dbPush: blog.dbPush,
+    port: blog.port,
+    social: { chat_platform: blog.social.chatUrl, messaging_platform: blog.social.messagingUrl, social_network: blog.social.networkUrl },
+    ci: blog.publishCi,
+    media: blog.media,
+    smtp: blog.smtp,
   }
 }
 
@@ -110,8 +92,8 @@ export function readBlogSettings(env: NodeJS.ProcessEnv = process.env): BlogSett
  * and kept in `${DATA_DIR}/.payload-secret` (mode 0600), hashed so the file content is
  * not the secret itself. Never logged.
  */
-export function resolvePayloadSecret(env: NodeJS.ProcessEnv = process.env): string {
-  const given = env.PAYLOAD_SECRET?.trim()
+export function resolvePayloadSecret(env?: Record<string, string | undefined>): string {
+  const given = blogConfig(env).blog.payloadSecret
   if (given) return given
   const settings = readBlogSettings(env)
   if (settings.isMainnet) {

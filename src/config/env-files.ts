@@ -12,13 +12,13 @@ export function envFileOrder(nodeEnv: string, network: string): string[] {
 }
 
 export function readLayeredEnv(dir: string, processEnv: Record<string, string | undefined>): { env: Record<string, string>; files: string[] } {
-  const base = readEnvFile(join(dir, '.env'));
+  const base = readEnvFile(join(/*turbopackIgnore: true*/ dir, '.env'));
   const nodeEnv = processEnv.NODE_ENV ?? base.NODE_ENV ?? 'development';
   const network = processEnv.NETWORK ?? base.NETWORK ?? 'testnet';
   const merged: Record<string, string> = {};
   const files: string[] = [];
   for (const file of envFileOrder(nodeEnv, network)) {
-    const path = join(dir, file);
+    const path = join(/*turbopackIgnore: true*/ dir, file);
     if (!existsSync(path)) continue;
     Object.assign(merged, readEnvFile(path));
     files.push(file);

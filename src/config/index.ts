@@ -16,8 +16,8 @@ export interface SmtpConfig {
   port: number;
   /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
   secure: boolean;
-  user?: string;
-  password?: string;
+  user: string | undefined;
+  password: string | undefined;
   from: string;
 }
 
@@ -76,7 +76,7 @@ export interface Config {
     webhookSecret?: string;
     publishCiToken?: string;
     payloadSecret?: string;
-    publishCi: { token?: string; apiUrl: string; repo: string; workflow: string; ref: string };
+    publishCi: { token: string | undefined; apiUrl: string; repo: string; workflow: string; ref: string };
     social: { chatUrl: string; messagingUrl: string; networkUrl: string };
     media: { maxBytes: number; timeoutMs: number; allowPrivateHosts: boolean };
     /** Outgoing mail (editor password resets); undefined without SMTP_HOST. */
