@@ -80,7 +80,7 @@ describe.skipIf(!ADMIN_URL)('blog CMS on PostgreSQL', () => {
   it('bad input writes nothing', async () => {
     const before = (await payload.count({ collection: 'blog_webhook_deliveries' })).totalDocs
     const r = await publishing.handleContentPartnerDelivery(payload, { event: 'article.published', delivery_id: 'pg-bad', article: { title: 'x' } })
-    expect(r).toMatchObject({ ok: false, status: 400, code: 'invalid_article' })
+    expect(r).toMatchObject({ ok: false, status: 400, code: 'INVALID_ARTICLE' })
     expect((await payload.count({ collection: 'blog_webhook_deliveries' })).totalDocs).toBe(before)
   })
 
