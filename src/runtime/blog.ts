@@ -9,7 +9,7 @@ import { superviseProcess, type SupervisedCommand, type SupervisionPolicy, type 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The `blog` role's process: migrations, a first build when none exists, then `next start`. */
-export function blogCommand(config: Pick<Config, 'blog' | 'dataDir' | 'sourceEnv'>): SupervisedCommand {
+function blogCommand(config: Pick<Config, 'blog' | 'dataDir' | 'sourceEnv'>): SupervisedCommand {
   return {
     command: process.execPath,
     args: ['--import', 'tsx', path.join(ROOT, 'scripts/blog-serve.ts')],

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../observability/logger';
 
-export interface HttpCloseOptions {
+interface HttpCloseOptions {
   /** Hard limit for the whole close: whatever is still open then is cut. */
   graceMs: number;
   /**

@@ -13,9 +13,7 @@ import { closeHttpApp } from './http';
 import { createShutdown, type Shutdown } from './shutdown';
 import type { Supervisor } from './supervisor';
 
-export { SHUTDOWN_PHASES } from './shutdown';
-
-export const VERSION = '0.1.0';
+const VERSION = '0.1.0';
 
 /** After the listener closes, how long a connection without a request may still send one (answered 503). */
 const IDLE_CONNECTION_GRACE_MS = 250;
@@ -44,7 +42,7 @@ export interface RuntimeOverrides {
 }
 
 /** The parts api, indexer and jobs share. */
-export interface RuntimeCore {
+interface RuntimeCore {
   db: Db;
   store: SharedStore;
   services: Services;

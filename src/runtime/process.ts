@@ -7,7 +7,7 @@ import type { Runtime, RuntimeOverrides } from './index';
  * Exit codes: 78 configuration, 70 any other start-up failure, 69 a supervised part (the blog
  * process) crash-looped; 0 after a clean shutdown on SIGTERM/SIGINT.
  */
-export const EXIT = { ok: 0, config: 78, startup: 70, supervisedGaveUp: 69 } as const;
+const EXIT = { ok: 0, config: 78, startup: 70, supervisedGaveUp: 69 } as const;
 
 /**
  * The process around the runtime: roles from argv, config from the environment, signals, exit

@@ -6,8 +6,8 @@ import type { Logger } from '../observability/logger';
  * the blog (its process, then this process's Payload); then the database; the store last,
  * because everything above may still publish or count on it while stopping.
  */
-export const SHUTDOWN_PHASES = ['http', 'roles', 'blog', 'db', 'store'] as const;
-export type ShutdownPhase = (typeof SHUTDOWN_PHASES)[number];
+const SHUTDOWN_PHASES = ['http', 'roles', 'blog', 'db', 'store'] as const;
+type ShutdownPhase = (typeof SHUTDOWN_PHASES)[number];
 
 export interface Shutdown {
   /** Registers a step; steps of one phase run in registration order. */

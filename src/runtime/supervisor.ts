@@ -10,7 +10,7 @@ export interface SupervisionPolicy {
   stopTimeoutMs: number;
 }
 
-export const DEFAULT_SUPERVISION: SupervisionPolicy = {
+const DEFAULT_SUPERVISION: SupervisionPolicy = {
   backoff: { initialMs: 1000, maxMs: 30_000 },
   crashLoop: { exits: 5, windowMs: 60_000 },
   stopTimeoutMs: 5000,
@@ -23,7 +23,7 @@ export interface SupervisedCommand {
   cwd?: string;
 }
 
-export type SupervisedState = 'running' | 'restarting' | 'stopped' | 'failed';
+type SupervisedState = 'running' | 'restarting' | 'stopped' | 'failed';
 
 export interface SupervisedStatus {
   name: string;
@@ -34,7 +34,7 @@ export interface SupervisedStatus {
   lastExit: { code: number | null; signal: string | null; at: string } | null;
 }
 
-export interface SupervisorOptions {
+interface SupervisorOptions {
   name: string;
   run: SupervisedCommand;
   logger: Logger;
