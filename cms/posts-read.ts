@@ -19,8 +19,8 @@ export interface PublishedPostSummary {
   url: string
   /** Image path under /blog/assets/blog/db/, or an external URL, or null. */
   imageUrl: string | null
-  /** Type and size of an uploaded image (null for an external URL or none). */
-  image: { mimeType: string; bytes: number } | null
+  /** Type, size, pixel dimensions and alt text of an uploaded image (null for an external URL or none). */
+  image: { mimeType: string; bytes: number; width: number | null; height: number | null; alt: string } | null
 }
 
 export interface PublishedPost extends PublishedPostSummary {
@@ -49,9 +49,10 @@ function imageOf(post: BlogPost): string | null {
   return post.imageUrl || null
 }
 
-function uploadedImage(post: BlogPost): { mimeType: string; bytes: number } | null {
+function uploadedImage(post: BlogPost): PublishedPostSummary['image'] {
   const hero = heroOf(post)
-  return hero?.filename && hero.mimeType && typeof hero.filesize === 'number' ? { mimeType: hero.mimeType, bytes: hero.filesize } : null
+  if (!hero?.filename || !hero.mimeType || typeof hero.filesize !== 'number') return null
+  return { mimeType: hero.mimeType, bytes: hero.filesize, width: hero.width ?? null, height: hero.height ?? null, alt: hero.alt }
 }
 
 function toSummary(post: BlogPost): PublishedPostSummary {

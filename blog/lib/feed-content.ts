@@ -36,7 +36,7 @@ export function feedContent(posts: readonly PublishedPost[], now: Date = new Dat
       published: new Date(post.publishedAt),
       author: { name: post.author || SITE_NAME, email },
       tags: post.tags,
-      ...(post.imageUrl && post.image ? { image: { url: absoluteBlogAsset(post.imageUrl), ...post.image } } : {}),
+      ...(post.imageUrl && post.image ? { image: { url: absoluteBlogAsset(post.imageUrl), mimeType: post.image.mimeType, bytes: post.image.bytes } } : {}),
     }),
   )
   return { channel, items }

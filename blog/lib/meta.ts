@@ -8,6 +8,8 @@ export function generateMeta(args: {
   path: string
   type?: 'website' | 'article'
   image?: string | null
+  /** Pixel size and alt text of `image` when known (uploaded images); else the default OG image's. */
+  imageInfo?: { width: number | null; height: number | null; alt: string } | null
   absoluteTitle?: boolean
   publishedTime?: string
   modifiedTime?: string
@@ -15,7 +17,12 @@ export function generateMeta(args: {
   const s = site()
   const url = canonical(args.path)
   const image = args.image ? absoluteBlogAsset(args.image) : `${s.blogUrl}${OG_IMAGE.path}`
-  const images = [{ url: image, width: OG_IMAGE.width, height: OG_IMAGE.height, alt: OG_IMAGE.alt }]
+  const info = args.image ? args.imageInfo : undefined
+  const images = [
+    info
+      ? { url: image, ...(info.width && info.height ? { width: info.width, height: info.height } : {}), alt: info.alt }
+      : { url: image, width: OG_IMAGE.width, height: OG_IMAGE.height, alt: OG_IMAGE.alt },
+  ]
   const { rss, atom } = feedUrls()
   return {
     title: args.absoluteTitle ? { absolute: args.title } : args.title,

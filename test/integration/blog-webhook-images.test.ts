@@ -88,6 +88,10 @@ describe('partner images', () => {
     expect(page.res.status).toBe(200)
     const ogImage = meta(page.doc, 'meta[property="og:image"]') ?? ''
     expect(ogImage).toBe(`${blog}/assets/blog/db/${encodeURIComponent(heroMedia!.filename)}`)
+    // The og:image metadata and the hero element describe the stored image (the fixture's 64×48), not the default card.
+    expect([meta(page.doc, 'meta[property="og:image:width"]'), meta(page.doc, 'meta[property="og:image:height"]')]).toEqual(['64', '48'])
+    const heroImg = page.doc.querySelector(`article img[src="/blog/assets/blog/db/${encodeURIComponent(heroMedia!.filename)}"]`)
+    expect([heroImg?.getAttribute('alt'), heroImg?.getAttribute('width'), heroImg?.getAttribute('height')]).toEqual(['Quest guide number 61 for players', '64', '48'])
     const bodyImgs = [...page.doc.querySelectorAll('article img, main img')].map((i) => i.getAttribute('src'))
     expect(bodyImgs).toContain(`/blog/assets/blog/db/${encodeURIComponent(inlineMedia!.filename)}`)
 

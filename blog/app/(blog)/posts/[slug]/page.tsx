@@ -27,6 +27,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
     path: `/posts/${post.slug}/`,
     type: 'article',
     image: post.imageUrl,
+    imageInfo: post.image,
     absoluteTitle: !fitsTemplate(post.title),
     publishedTime: post.publishedAt,
     modifiedTime: post.updatedAt,
@@ -45,7 +46,9 @@ export default async function PostPage({ params }: Props) {
         <time dateTime={post.publishedAt}>{formatDate(post.publishedAt)}</time>
         {post.author ? ` · ${post.author}` : null}
       </p>
-      {post.imageUrl ? <img src={post.imageUrl} alt="" width={1200} height={630} /> : null}
+      {post.imageUrl ? (
+        <img src={post.imageUrl} alt={post.image?.alt ?? ''} width={post.image?.width ?? 1200} height={post.image?.height ?? 630} />
+      ) : null}
       <div className="content" dangerouslySetInnerHTML={{ __html: post.html }} />
       {post.internalLinks.length > 0 ? (
         <nav aria-label="Related pages">
