@@ -2,7 +2,7 @@ import { readLayeredEnv } from './env-files';
 import { DEFAULT_APP_URL, SETTING_NAMES, settingsSchema, startupSettingsSchema, type Settings } from './settings';
 import { toOrigin } from './values';
 
-export { SETTINGS, MAINNET_REQUIRED, shellName, type SettingName, type Settings } from './settings';
+export { SETTINGS, MAINNET_REQUIRED } from './settings';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -11,7 +11,7 @@ export class ConfigError extends Error {
   }
 }
 
-export interface SmtpConfig {
+interface SmtpConfig {
   host: string;
   port: number;
   /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */

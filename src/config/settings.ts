@@ -16,7 +16,7 @@ interface SettingDef<S extends z.ZodType = z.ZodType> {
 const setting = <S extends z.ZodType>(schema: S, extra: Omit<SettingDef, 'schema'> = {}): SettingDef<S> => ({ schema, ...extra });
 const secret = <S extends z.ZodType>(schema: S): SettingDef<S> => ({ schema, secret: true });
 
-export const NETWORKS = ['mainnet', 'testnet', 'devnet', 'localnet'] as const;
+const NETWORKS = ['mainnet', 'testnet', 'devnet', 'localnet'] as const;
 export const DEFAULT_APP_URL = 'http://localhost:3000';
 
 export const SETTINGS = {
@@ -104,7 +104,7 @@ export const SETTINGS = {
   SMTP_FROM: setting(text().optional()),
 } as const satisfies Record<string, SettingDef>;
 
-export type SettingName = keyof typeof SETTINGS;
+type SettingName = keyof typeof SETTINGS;
 
 const shape = Object.fromEntries(Object.entries(SETTINGS).map(([name, def]) => [name, def.schema])) as {
   [K in SettingName]: (typeof SETTINGS)[K]['schema'];
@@ -148,7 +148,7 @@ function requiredSettingsProblems(s: Settings): string[] {
   return problems;
 }
 
-export const shellName = (name: string) => name.replace(/\./g, '_');
+const shellName = (name: string) => name.replace(/\./g, '_');
 
 /** Each setting's secret flag and accepted names, in lookup order. */
 export const SETTING_NAMES: { name: SettingName; names: string[]; secret: boolean }[] = Object.entries(SETTINGS).map(([name, def]) => {
