@@ -3,6 +3,7 @@
 import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { loadConfig } from '../src/config'
 
 export const MAX_CHUNK_BYTES = 3.5 * 1024 * 1024
 export const MAX_TOTAL_BYTES = 13 * 1024 * 1024
@@ -45,7 +46,7 @@ const mb = (b: number): string => `${(b / 1024 / 1024).toFixed(2)} MB`
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-  const dist = process.env.BLOG_DIST_DIR || '.next'
+  const dist = loadConfig({ envDir: path.join(root, 'env'), requireDeploymentSettings: false }).blog.distDir
   const report = measureBudget(path.join(root, 'blog', dist, 'static'))
   console.log(`blog budget: ${report.files} scripts, total ${mb(report.totalBytes)} (limit 13 MB), largest ${report.largest ? `${report.largest.file} ${mb(report.largest.bytes)}` : '-'} (limit 3.5 MB)`)
   for (const p of report.problems) console.error(`  ✗ ${p}`)
