@@ -130,4 +130,21 @@ describe('editor password reset mail', () => {
     })
     expect(login.status).toBe(200)
   })
+
+  it("the admin shows the signed-in editor's avatar without calling an outside host (no gravatar)", async () => {
+    const login = await fetch(`${server.url}/blog/api/users/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: EDITOR.email, password: 'second-password-456' }),
+    })
+    expect(login.status).toBe(200)
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!
+    expect(cookie).toMatch(/^payload-token=/)
+    const admin = await fetch(`${server.url}/blog/admin/`, { headers: { cookie } })
+    expect(admin.status).toBe(200)
+    expect(admin.url).not.toMatch(/\/login/)
+    const html = await admin.text()
+    expect(html).toContain(EDITOR.email.split('@')[0]) // signed in: the account menu is rendered
+    expect(html).not.toMatch(/gravatar/i)
+  })
 })
