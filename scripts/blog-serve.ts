@@ -64,6 +64,9 @@ async function step(label: string, args: string[], extraEnv: Record<string, stri
 }
 
 await step('migrations', tsxArgs('blog-migrate.ts'))
+console.log('blog: migrations applied')
+// The supervising platform process waits for this before it opens the blog database itself.
+process.send?.({ type: 'blog-migrated' })
 if (!existsSync(path.join(root, 'blog', config.blog.distDir, 'BUILD_ID'))) {
   console.log('blog: no build found, building once (npm run blog:build does the same)…')
   await step('import map', tsxArgs('blog-importmap.ts'))

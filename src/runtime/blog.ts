@@ -26,6 +26,8 @@ export interface BlogRoleOptions {
   logger: Logger;
   metrics: Metrics;
   onGiveUp: (err: Error) => void;
+  /** The blog process has applied the blog database's migrations (blog-serve says so over IPC). */
+  onMigrated?: () => void;
   /** Tests: another command or a faster policy. */
   command?: SupervisedCommand;
   policy?: Partial<SupervisionPolicy>;
@@ -46,6 +48,9 @@ export function startBlogRole(opts: BlogRoleOptions): Supervisor {
     logger: opts.logger,
     policy: opts.policy,
     onGiveUp: opts.onGiveUp,
+    onMessage: (message) => {
+      if ((message as { type?: unknown } | null)?.type === 'blog-migrated') opts.onMigrated?.();
+    },
     onStatus: (status) => {
       up.set(status.state === 'running' ? 1 : 0);
       if (status.restarts > seenRestarts) restarts.inc(status.restarts - seenRestarts);

@@ -79,8 +79,8 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   const shutdown = createShutdown(logger);
   const runtime: Runtime = { config, logger, metrics, roles, core: null, app: null, url: null, blog: null, urls: [], close: () => shutdown.run() };
   try {
-    if (roles.has('blog')) startBlog(runtime, shutdown, overrides);
-    if (roles.has('api') || roles.has('indexer') || roles.has('jobs')) await startCore(runtime, shutdown, overrides);
+    const blogMigrated = roles.has('blog') ? startBlog(runtime, shutdown, overrides) : null;
+    if (roles.has('api') || roles.has('indexer') || roles.has('jobs')) await startCore(runtime, shutdown, overrides, blogMigrated);
   } catch (err) {
     await shutdown.run();
     throw err;
@@ -88,8 +88,11 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   return runtime;
 }
 
-function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverrides): void {
+/** Starts the supervised blog process; resolves once it has applied the blog migrations. */
+function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverrides): Promise<void> {
   const { config, logger } = runtime;
+  let migrated!: () => void;
+  const blogMigrated = new Promise<void>((resolve) => (migrated = resolve));
   runtime.blog = startBlogRole({
     config,
     logger,
@@ -97,13 +100,15 @@ function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverr
     command: overrides.blog?.command,
     policy: overrides.blog?.policy,
     onGiveUp: overrides.onFatal ?? ((err) => logger.error({ err }, 'blog: supervision gave up')),
+    onMigrated: () => migrated(),
   });
   const blog = runtime.blog;
   shutdown.add('blog', 'blog process', () => blog.stop());
   runtime.urls.push(`blog:    http://localhost:${config.blog.port}/blog/  (admin: /blog/admin/)`);
+  return blogMigrated;
 }
 
-async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverrides): Promise<void> {
+async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverrides, blogMigrated: Promise<void> | null): Promise<void> {
   const { config, logger, metrics, roles } = runtime;
   const store = await createSharedStore({ ...config.store, ...(overrides.storeKeyPrefix ? { keyPrefix: overrides.storeKeyPrefix } : {}), logger });
   shutdown.add('store', 'shared store', () => store.close());
@@ -125,7 +130,17 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
     const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
     runtime.app = app;
     runtime.url = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
-    if (config.blog.webhookSecret) services.blog.warm();
+    if (config.blog.webhookSecret) {
+      // Payload's migrations are not safe from two processes at once: with the blog process
+      // started here too, this process opens (and migrates) its Payload only after that one has.
+      if (!blogMigrated) services.blog.warm();
+      else
+        void blogMigrated.then(() => {
+          if (shutdown.started) return;
+          logger.info('blog CMS: opening it in this process now that the blog process has applied the migrations');
+          services.blog.warm();
+        });
+    }
     runtime.urls.unshift(
       `api:     http://localhost:${port}/api/health`,
       `graphql: http://localhost:${port}/graphql  (ws: ws://localhost:${port}/graphql)`,

@@ -14,6 +14,8 @@ export interface Shutdown {
   add(phase: ShutdownPhase, name: string, step: () => Promise<void>): void;
   /** Runs every step once, phase by phase; a failing step is logged and the rest still run. */
   run(): Promise<void>;
+  /** True once run() has been called. */
+  readonly started: boolean;
 }
 
 export function createShutdown(logger: Logger): Shutdown {
@@ -42,6 +44,9 @@ export function createShutdown(logger: Logger): Shutdown {
     run() {
       running ??= runAll();
       return running;
+    },
+    get started() {
+      return running !== null;
     },
   };
 }

@@ -43,6 +43,8 @@ interface SupervisorOptions {
   onGiveUp: (err: Error) => void;
   /** Called on every state change (metrics). */
   onStatus?: (status: SupervisedStatus) => void;
+  /** Messages the child sends over its IPC channel (`process.send`). */
+  onMessage?: (message: unknown) => void;
 }
 
 export interface Supervisor {
@@ -90,6 +92,7 @@ export function superviseProcess(opts: SupervisorOptions): Supervisor {
       if (stopping) changed({ state: 'stopped', pid: null, lastExit });
       else afterUnexpectedExit(lastExit);
     };
+    proc.on('message', (message) => opts.onMessage?.(message));
     proc.once('exit', onExit);
     proc.once('error', (err) => {
       log.error({ err }, `${opts.name}: could not start the process`);

@@ -72,7 +72,17 @@ describe.skipIf(!BUILD)(`the supervised blog process (real Next server from blog
     blogPort = await freePort();
     api = await spawnMain(
       ['--role', 'api,blog'],
-      { LOG_LEVEL: 'info', DATA_DIR: dataDir, DATABASE_URL: scratch?.url ?? '', CACHE_STORE: 'memory', BLOG_PORT: String(blogPort), BLOG_DIST_DIR: distCopy, PAYLOAD_SECRET },
+      {
+        LOG_LEVEL: 'info',
+        DATA_DIR: dataDir,
+        DATABASE_URL: scratch?.url ?? '',
+        CACHE_STORE: 'memory',
+        BLOG_PORT: String(blogPort),
+        BLOG_DIST_DIR: distCopy,
+        PAYLOAD_SECRET,
+        // With a webhook secret the API opens its own Payload (warm): only after the blog process migrated.
+        WEBHOOK_SECRET: 'supervisor-test-webhook-secret-0123456789',
+      },
       120_000,
     );
   }, 180_000);
@@ -89,6 +99,11 @@ describe.skipIf(!BUILD)(`the supervised blog process (real Next server from blog
     await waitFor(() => answers(blogUrl), 300_000, 'the blog to serve (migrations + next start)');
     const [first] = blogStarts(api);
     expect(first?.pid).toBeGreaterThan(0);
+    // The API opened the blog database only after the blog process had applied the migrations.
+    const warming = 'blog CMS: opening it in this process now that the blog process has applied the migrations';
+    await waitFor(() => api.output().includes(warming), 60_000, 'the API to open its Payload');
+    expect(api.output().indexOf('blog: migrations applied')).toBeGreaterThan(-1);
+    expect(api.output().indexOf('blog: migrations applied')).toBeLessThan(api.output().indexOf(warming));
 
     // The API is polled throughout: it must never fail while the blog is down and restarting.
     const health: number[] = [];
