@@ -95,7 +95,7 @@ describe('blog pages on mainnet', () => {
     if (hasCommand('xmllint')) {
       const file = path.join(mkdtempSync(path.join(tmpdir(), 'sitemap-')), 'sitemap.xml')
       writeFileSync(file, xml)
-      expect(() => xmllintSitemap(file, path.resolve(import.meta.dirname, '../../../shared/standards/sitemap-0.9.xsd'))).not.toThrow()
+      expect(() => xmllintSitemap(file, path.resolve(import.meta.dirname, '../fixtures/standards/sitemap-0.9.xsd'))).not.toThrow()
     }
   })
 
