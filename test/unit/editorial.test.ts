@@ -156,10 +156,18 @@ describe('slugs, links and partner payloads', () => {
     const ok = parseArticleDelivery({ delivery_id: 'd1', article: { title: 'A partner title', description: 'Desc', html: '<p>x</p>', author: { name: 'Desk' }, tags: ['a', 2] } })
     expect(ok).toMatchObject({ deliveryId: 'd1', slug: 'partner-title', excerpt: 'Desc', author: 'Desk', tags: ['a'] })
     const bad = parseArticleDelivery({ delivery_id: 'd2', article: { slug: 'Bad!', published_at: 'soon', image_url: 'ftp://x' } })
-    expect(bad).toMatchObject({ ok: false, code: 'invalid_article', status: 400 })
+    expect(bad).toMatchObject({ ok: false, code: 'INVALID_ARTICLE', status: 400 })
     expect('details' in bad && bad.details?.map((d) => d.field)).toEqual(
       expect.arrayContaining(['article.title', 'article.html', 'article.excerpt', 'article.author', 'article.slug', 'article.published_at', 'article.image_url']),
     )
-    expect(parseArticleDelivery({ delivery_id: 'has space', article: {} })).toMatchObject({ code: 'missing_delivery_id' })
+    expect(parseArticleDelivery({ delivery_id: 'has space', article: {} })).toMatchObject({ code: 'MISSING_DELIVERY_ID', status: 400 })
+  })
+
+  it('removes characters XML cannot carry from every partner text field, keeping the rest as sent', () => {
+    const a = parseArticleDelivery({
+      delivery_id: 'd3',
+      article: { title: 'A <b>bold</b>\u0001 partner\u001b title', excerpt: '\u0000Desc & more\uFFFE', html: '<p>x\u0008y</p>', author: 'Desk\uD800', tags: ['t\u0007ag'] },
+    })
+    expect(a).toMatchObject({ title: 'A <b>bold</b> partner title', excerpt: 'Desc & more', html: '<p>xy</p>', author: 'Desk', tags: ['tag'] })
   })
 })
