@@ -68,6 +68,8 @@ export interface Config {
     blogUrl: string;
     /** Where the CMS POSTs to refresh the blog's pages. */
     revalidateUrl: string;
+    /** Where the API proxies `/blog` to (BLOG_UPSTREAM_URL); unset: the platform's own blog process, if any. */
+    upstreamUrl?: string;
     databaseUrl?: string;
     /** Let Payload push its schema (development only; migrations otherwise). */
     dbPush: boolean;
@@ -190,6 +192,7 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       appUrl,
       blogUrl,
       revalidateUrl: s.BLOG_REVALIDATE_URL ?? `${blogUrl}/api/revalidate/`,
+      upstreamUrl: s.BLOG_UPSTREAM_URL === undefined ? undefined : trimSlash(s.BLOG_UPSTREAM_URL),
       databaseUrl: s.BLOG_DATABASE_URL,
       dbPush: s.BLOG_DB_PUSH,
       distDir: s.BLOG_DIST_DIR,

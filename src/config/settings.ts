@@ -71,6 +71,8 @@ export const SETTINGS = {
   /** Unset: APP_URL + /blog. */
   BLOG_URL: setting(url().optional()),
   BLOG_PORT: setting(port().default(3001)),
+  /** Where the API proxies `/blog` to. Unset: the blog process on BLOG_PORT when it runs in the same platform, else no proxy. */
+  BLOG_UPSTREAM_URL: setting(url().optional()),
   BLOG_DATABASE_URL: secret(url().optional()),
   BLOG_DB_PUSH: setting(bool().default(false)),
   /** Next's build directory inside blog/ (tests run a second server from a copy of one build). */

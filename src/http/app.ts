@@ -20,6 +20,7 @@ import { registerRequestTimeout } from './timeout';
 import { registerDrain, websocketPreClose } from './drain';
 import { registerSecurity } from './security';
 import { registerOpenApi } from './openapi';
+import { registerBlogProxy } from './blog-proxy';
 import { restRoutes } from './rest';
 import './types';
 
@@ -34,6 +35,8 @@ export interface HttpAppDeps {
   /** Extra routes, registered with the same hooks (tests, benchmarks). */
   extraRoutes?: (app: FastifyInstance) => void | Promise<void>;
   admission?: boolean;
+  /** Base URL of the blog's Next server: `/blog` is proxied there (one origin). */
+  blogUpstream?: string;
 }
 
 /** Builds the API app without listening (server.ts / main.ts listen; tests call it). */
@@ -77,6 +80,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
 
   await registerOpenApi(app, { version: services.system.info().version });
   await app.register(restRoutes, { prefix: '/api', services });
+  if (deps.blogUpstream) await registerBlogProxy(app, deps.blogUpstream);
   if (deps.extraRoutes) await deps.extraRoutes(app);
   return app;
 }

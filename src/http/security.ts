@@ -43,6 +43,8 @@ export function htmlPagePolicy(directives: CspDirectives) {
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 
+const isBlogPath = (url: string | undefined): boolean => url === '/blog' || (url?.startsWith('/blog/') ?? false);
+
 /** Paths browsers on other origins may call. */
 const CORS_PATH = /^\/(graphql|api)(\/|\?|$)/;
 
@@ -60,6 +62,8 @@ export async function registerSecurity(app: FastifyInstance, http: Pick<Config['
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (route.url === '/graphql' && methods.includes('GET') && route.helmet === undefined) route.helmet = htmlPagePolicy(APOLLO_LANDING_PAGE_CSP);
+    // The proxied blog (./blog-proxy.ts) sends its own policy and headers; the API's JSON CSP would break its pages.
+    if (isBlogPath(route.url)) route.helmet = false;
   });
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: API_CSP },
@@ -69,7 +73,7 @@ export async function registerSecurity(app: FastifyInstance, http: Pick<Config['
     strictTransportSecurity: false,
   });
   app.addHook('onRequest', async (request, reply) => {
-    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    if (request.protocol === 'https' && !isBlogPath(request.routeOptions.url)) reply.header('strict-transport-security', HSTS);
   });
 
   const allowed = new Set(http.corsOrigins);

@@ -10,7 +10,11 @@ import { UNSTORABLE_TEXT_MESSAGE, findUnstorableText } from '../input/storable-t
 export function registerStorableInputCheck(app: FastifyInstance, skipUrls: readonly string[] = ['/graphql']): void {
   app.addHook('preValidation', async (request) => {
     if (skipUrls.includes(request.routeOptions.url ?? '')) return;
-    const path = findUnstorableText(request.params, 'params') ?? findUnstorableText(request.query, 'query') ?? findUnstorableText(request.body, 'body');
+    // A proxied body (the blog, ./blog-proxy.ts) is a stream passed through unread.
+    const body = isStream(request.body) ? undefined : request.body;
+    const path = findUnstorableText(request.params, 'params') ?? findUnstorableText(request.query, 'query') ?? findUnstorableText(body, 'body');
     if (path) throw new AppError('VALIDATION_FAILED', UNSTORABLE_TEXT_MESSAGE, { path });
   });
 }
+
+const isStream = (value: unknown): boolean => typeof (value as { pipe?: unknown } | null)?.pipe === 'function';

@@ -90,7 +90,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
 
 /** Starts the supervised blog process; resolves once it has applied the blog migrations. */
 function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverrides): Promise<void> {
-  const { config, logger } = runtime;
+  const { config, logger, roles } = runtime;
   let migrated!: () => void;
   const blogMigrated = new Promise<void>((resolve) => (migrated = resolve));
   runtime.blog = startBlogRole({
@@ -104,7 +104,7 @@ function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverr
   });
   const blog = runtime.blog;
   shutdown.add('blog', 'blog process', () => blog.stop());
-  runtime.urls.push(`blog:    http://localhost:${config.blog.port}/blog/  (admin: /blog/admin/)`);
+  if (!roles.has('api')) runtime.urls.push(`blog:    http://localhost:${config.blog.port}/blog/  (admin: /blog/admin/)`);
   return blogMigrated;
 }
 
@@ -121,7 +121,9 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
 
   if (roles.has('api')) {
     const schema = await buildGraphqlSchema({ services, pubSub });
-    const app = await buildHttpApp({ config, logger, metrics, store, services, schema, caps: overrides.caps, extraRoutes: overrides.extraRoutes, admission: overrides.admission });
+    // One origin: `/blog` is proxied to BLOG_UPSTREAM_URL, else to this platform's own blog process.
+    const blogUpstream = config.blog.upstreamUrl ?? (roles.has('blog') ? `http://127.0.0.1:${config.blog.port}` : undefined);
+    const app = await buildHttpApp({ config, logger, metrics, store, services, schema, caps: overrides.caps, extraRoutes: overrides.extraRoutes, admission: overrides.admission, blogUpstream });
     // Requests end within the request timeout (answered 503 then); a little slack to flush them.
     shutdown.add('http', 'http server', () => closeHttpApp(app, { graceMs: config.http.requestTimeoutMs + 500, idleGraceMs: IDLE_CONNECTION_GRACE_MS, logger }));
     const host = overrides.listen?.host ?? config.http.host;
@@ -145,6 +147,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
       `api:     http://localhost:${port}/api/health`,
       `graphql: http://localhost:${port}/graphql  (ws: ws://localhost:${port}/graphql)`,
       `metrics: http://localhost:${port}/metrics`,
+      ...(blogUpstream ? [`blog:    http://localhost:${port}/blog/  (admin: /blog/admin/; proxied to ${blogUpstream})`] : []),
     );
   }
   if (roles.has('indexer')) {

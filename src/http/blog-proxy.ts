@@ -1,0 +1,58 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import proxy from '@fastify/http-proxy';
+import { AppError, errorBody } from '../errors';
+
+/** While the blog is down or still building, clients are told to come back after this long. */
+const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * `/blog` and everything under it (pages, `_next` assets, the admin, Payload's REST API at
+ * `/blog/api/*`, the revalidation endpoint) proxied to the blog's Next server, so the API and
+ * the blog share one origin and `BLOG_URL = APP_URL + /blog` holds. The blog's own security
+ * headers reach the client unchanged (the API's helmet skips these routes, see security.ts).
+ * Page views and assets are not charged to the API's admission limit; `/blog/api/*` (logins,
+ * password resets, revalidation) is. No websocket: `next start` needs none.
+ */
+export async function registerBlogProxy(app: FastifyInstance, upstream: string): Promise<void> {
+  await app.register(async (scope) => registerPrefix(scope, upstream, '/blog/api', true));
+  await app.register(async (scope) => registerPrefix(scope, upstream, '/blog', false));
+}
+
+async function registerPrefix(scope: FastifyInstance, upstream: string, prefix: string, charged: boolean): Promise<void> {
+  await scope.register(proxy, {
+    upstream,
+    prefix,
+    rewritePrefix: prefix,
+    websocket: false,
+    config: charged ? {} : { rateLimit: false },
+    replyOptions: {
+      rewriteRequestHeaders: (request, headers) => forwardedHeaders(request as ProxiedRequest, headers as IncomingHttpHeaders),
+      onError: (reply, { error }) => blogUnavailable(reply as ProxiedReply, error),
+    },
+  });
+}
+
+/** The blog sees the client's Host and the X-Forwarded-* set by this server (never the client's own). */
+type ProxiedRequest = Pick<FastifyRequest, 'headers' | 'host' | 'protocol' | 'ips' | 'socket' | 'ip'>;
+type ProxiedReply = Pick<FastifyReply, 'request' | 'sent' | 'raw' | 'code'>;
+
+function forwardedHeaders(request: ProxiedRequest, headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const prior = typeof request.headers['x-forwarded-for'] === 'string' ? `${request.headers['x-forwarded-for']}, ` : '';
+  return {
+    ...headers,
+    host: request.headers.host ?? headers.host,
+    'x-forwarded-host': request.host,
+    'x-forwarded-proto': request.protocol,
+    'x-forwarded-for': `${request.ips && request.ips.length > 1 ? prior : ''}${request.socket.remoteAddress ?? request.ip}`,
+  };
+}
+
+function blogUnavailable(reply: ProxiedReply, error: unknown): void {
+  const err = new AppError('SERVICE_UNAVAILABLE', 'The blog is not available right now (starting, building or restarting); try again shortly', {
+    retryAfterSeconds: RETRY_AFTER_SECONDS,
+  });
+  reply.request.log.warn({ err: error, url: reply.request.url }, 'blog proxy: upstream unavailable');
+  if (reply.sent || reply.raw.headersSent) return;
+  reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).header('x-content-type-options', 'nosniff').header('content-type', 'application/json; charset=utf-8').send(errorBody(err, reply.request.id));
+}
