@@ -5,9 +5,12 @@
 // this process stops too, so a blog never outlives the platform that started it.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { setPriority } from 'node:os'
+import { createInterface } from 'node:readline'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ConfigError, loadConfig, type Config } from '../src/config'
+import { withDevelopmentSecrets } from '../src/config/development-secrets'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const nextBin = path.join(root, 'node_modules/next/dist/bin/next')
@@ -16,7 +19,8 @@ const tsxArgs = (script: string): string[] => ['--import', 'tsx', path.join(root
 // The same settings schema and start-up rules as src/main.ts (run directly, nothing checked them yet).
 let config: Config
 try {
-  config = loadConfig({ envDir: path.join(root, 'env') })
+  // Run alone, it generates (or reads back) the same development secrets in DATA_DIR as src/main.ts.
+  config = withDevelopmentSecrets(loadConfig({ envDir: path.join(root, 'env') })).config
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err
   console.error(err.message)
@@ -38,29 +42,53 @@ function stop(signal: NodeJS.Signals): void {
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => stop(sig))
 process.on('disconnect', () => stop('SIGTERM'))
 
+/** The first build's niceness: it yields the CPU to the API (and everything else) on a busy machine. */
+const BUILD_NICENESS = 10
+const PROGRESS_EVERY_MS = 15_000
+
+interface RunOptions {
+  extraEnv?: Record<string, string>
+  /** Background work: lower CPU priority, output prefixed with the label, a progress line every 15 s. */
+  background?: string
+}
+
 /** Runs one child to its end; its exit code (or 1 for a signal). */
-function run(args: string[], extraEnv: Record<string, string> = {}): Promise<number> {
+function run(args: string[], opts: RunOptions = {}): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] })
+    const label = opts.background
+    const child = spawn(process.execPath, args, { cwd: root, env: { ...env, ...opts.extraEnv }, stdio: ['ignore', label ? 'pipe' : 'inherit', label ? 'pipe' : 'inherit'] })
     current = child
+    let progress: NodeJS.Timeout | undefined
+    if (label) {
+      // Next's workers are forked by this child and inherit its priority.
+      if (child.pid) setPriority(child.pid, BUILD_NICENESS)
+      for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]] as const) {
+        if (stream) createInterface({ input: stream }).on('line', (line) => out.write(`blog ${label} | ${line}\n`))
+      }
+      const started = Date.now()
+      progress = setInterval(() => console.log(`blog: ${label} still running (${Math.round((Date.now() - started) / 1000)} s elapsed, low CPU priority; the API answers meanwhile)`), PROGRESS_EVERY_MS)
+    }
     child.on('error', (err) => {
       console.error(`blog: ${err.message}`)
       resolve(1)
     })
     child.on('exit', (code, signal) => {
+      clearInterval(progress)
       current = null
       resolve(code ?? (signal ? 1 : 0))
     })
   })
 }
 
-async function step(label: string, args: string[], extraEnv: Record<string, string> = {}): Promise<void> {
-  const code = await run(args, extraEnv)
+async function step(label: string, args: string[], opts: RunOptions = {}): Promise<void> {
+  const started = Date.now()
+  const code = await run(args, opts)
   if (stopping) process.exit(0)
   if (code !== 0) {
     console.error(`blog: ${label} failed (exit ${code})`)
     process.exit(code)
   }
+  if (opts.background) console.log(`blog: ${label} done in ${Math.round((Date.now() - started) / 1000)} s`)
 }
 
 await step('migrations', tsxArgs('blog-migrate.ts'))
@@ -68,9 +96,29 @@ console.log('blog: migrations applied')
 // The supervising platform process waits for this before it opens the blog database itself.
 process.send?.({ type: 'blog-migrated' })
 if (!existsSync(path.join(root, 'blog', config.blog.distDir, 'BUILD_ID'))) {
-  console.log('blog: no build found, building once (npm run blog:build does the same)…')
-  await step('import map', tsxArgs('blog-importmap.ts'))
-  await step('next build', [nextBin, 'build', 'blog'], { NODE_ENV: 'production' })
+  console.log('blog: no build found, building once (npm run blog:build does the same; a few minutes on a busy machine)…')
+  await step('import map', tsxArgs('blog-importmap.ts'), { background: 'import map' })
+  await step('next build', [nextBin, 'build', 'blog'], { extraEnv: { NODE_ENV: 'production' }, background: 'build' })
 }
-const code = await run([nextBin, 'start', 'blog', '-p', port], { NODE_ENV: 'production' })
+const server = run([nextBin, 'start', 'blog', '-p', port], { extraEnv: { NODE_ENV: 'production' } })
+void warmUp()
+const code = await server
 process.exit(stopping ? 0 : code)
+
+/**
+ * Once Next answers, one request for a post page opens the site's Payload and loads the post
+ * route, so the first reader after a publish does not pay for that (seconds on a cold process).
+ */
+async function warmUp(): Promise<void> {
+  const base = `http://127.0.0.1:${port}/blog`
+  const started = Date.now()
+  while (!stopping) {
+    const ok = await fetch(`${base}/robots.txt`).then((r) => r.ok, () => false)
+    if (ok) break
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  if (stopping) return
+  await fetch(`${base}/posts/warm-up/`).then((r) => r.arrayBuffer(), () => undefined)
+  console.log(`blog: ready on port ${port} (${Math.round((Date.now() - started) / 100) / 10} s after start)`)
+  process.send?.({ type: 'blog-ready' })
+}

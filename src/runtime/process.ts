@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type Config } from '../config';
+import { withDevelopmentSecrets, type DevelopmentSecrets } from '../config/development-secrets';
 import { createLogger } from '../observability/logger';
 import { parseRoles, type Role } from '../roles';
 import type { Runtime, RuntimeOverrides } from './index';
@@ -17,15 +18,17 @@ const EXIT = { ok: 0, config: 78, startup: 70, supervisedGaveUp: 69 } as const;
 export async function runProcess(argv: string[], overrides: Omit<RuntimeOverrides, 'roles' | 'logger' | 'onFatal'> = {}): Promise<void> {
   let roles: Set<Role>;
   let config: Config;
+  let devSecrets: DevelopmentSecrets['generated'];
   try {
     roles = parseRoles(argv);
-    config = loadConfig();
+    ({ config, generated: devSecrets } = withDevelopmentSecrets(loadConfig()));
   } catch (err) {
     process.stderr.write(`${err instanceof ConfigError || err instanceof Error ? err.message : String(err)}\n`);
     process.exit(EXIT.config);
   }
   const logger = createLogger({ level: config.logLevel, secretValues: config.secretValues });
   if (config.jwt.generated) logger.warn('JWT_SECRET is not set: using the development-only key (refused in production)');
+  for (const { name, file } of devSecrets) logger.warn({ file }, `${name} is not set: using a development secret kept in ${file} (never generated on mainnet or in production)`);
 
   let runtime: Runtime | null = null;
   let starting = true;
@@ -72,4 +75,20 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
   if (stopping) return finish();
   logger.info({ roles: [...roles], envFiles: config.envFiles }, 'started');
   process.stdout.write(`\nRunning roles: ${[...roles].join(', ')}\n${runtime.urls.map((u) => `  ${u}`).join('\n')}\n\n`);
+  const webhookFile = devSecrets.find((s) => s.name === 'WEBHOOK_SECRET')?.file;
+  if (webhookFile && runtime.url) process.stdout.write(samplePublishCommand(runtime.config.blog.appUrl, webhookFile));
+}
+
+/**
+ * The curl that publishes the sample article (docs/sample-article.json) with the development
+ * webhook secret. It reads the secret from its file, so the secret stays out of logs and scrollback.
+ */
+function samplePublishCommand(appUrl: string, secretFile: string): string {
+  return [
+    `Webhook: development secret in ${secretFile}. Publish the sample article (then open ${appUrl.replace(/\/+$/, '')}/blog/):`,
+    `  curl -X POST ${appUrl.replace(/\/+$/, '')}/api/blog/webhooks/contentpartner \\`,
+    `    -H "Authorization: Bearer $(cat ${secretFile})" -H 'content-type: application/json' -d @docs/sample-article.json`,
+    '',
+    '',
+  ].join('\n');
 }
