@@ -117,6 +117,10 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   const pubSub = createPubSub(store, { logger });
   const services = await createServices({ config, logger, db, store, pubSub, version: overrides.version ?? VERSION, leaderboardCacheTtlMs: overrides.leaderboardCacheTtlMs });
   shutdown.add('blog', 'blog CMS (Payload)', () => services.blog.close());
+  // Payload's migrations are not safe from two processes at once: with the blog process started
+  // here too, this process opens (and migrates) its Payload only after that one has; blog reads
+  // meanwhile answer SERVICE_UNAVAILABLE quickly (services/blog.ts).
+  if (blogMigrated) services.blog.openAfter(blogMigrated);
   runtime.core = { db, store, services };
 
   if (roles.has('api')) {
@@ -133,8 +137,6 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
     runtime.app = app;
     runtime.url = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
     if (config.blog.webhookSecret) {
-      // Payload's migrations are not safe from two processes at once: with the blog process
-      // started here too, this process opens (and migrates) its Payload only after that one has.
       if (!blogMigrated) services.blog.warm();
       else
         void blogMigrated.then(() => {

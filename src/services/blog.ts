@@ -15,6 +15,11 @@ export interface BlogService {
   postBySlug(slug: string): Promise<PublishedPost | null>;
   /** Starts Payload in the background so the first webhook does not pay for it. */
   warm(): void;
+  /**
+   * Payload is not opened before `gate` settles (the platform's blog process applying the
+   * migrations, which are not safe from two processes at once). Call before any use.
+   */
+  openAfter(gate: Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -24,15 +29,52 @@ export interface BlogService {
  */
 export const BLOG_WEBHOOK_FAILURES: { readonly [K in WebhookFailureCode]: (typeof ERROR_STATUS)[K] } = WEBHOOK_FAILURES;
 
+/** How long a read waits for a Payload that is still opening before answering SERVICE_UNAVAILABLE. */
+const READ_WAIT_MS = 2000;
+const RETRY_AFTER_SECONDS = 5;
+
 /**
  * The blog's content lives in Payload (cms/); this process reaches it through Payload's
  * Local API on the same database. Payload (and its heavy imports) load on first use, so the
  * API boots without them.
  */
-export function createBlogService(opts: { webhookSecret?: string; logger: Logger; loadPayload?: () => Promise<Payload> }): BlogService {
+export function createBlogService(opts: { webhookSecret?: string; logger: Logger; loadPayload?: () => Promise<Payload>; readWaitMs?: number }): BlogService {
   let payload: Promise<Payload> | null = null;
+  let opened = false;
+  let gate: Promise<void> = Promise.resolve();
+  let closed = false;
+  let abandonGate!: () => void;
+  const closing = new Promise<void>((resolve) => (abandonGate = resolve));
   // Pending blog migrations are applied here too, so a webhook can land before the site has started.
-  const load = opts.loadPayload ?? (async () => (await import('../../cms/lifecycle')).openBlogPayload({ migrate: true }));
+  const open = opts.loadPayload ?? (async () => (await import('../../cms/lifecycle')).openBlogPayload({ migrate: true }));
+  const load = async () => {
+    await Promise.race([gate, closing]);
+    if (closed) throw new Error('the blog service closed before Payload was opened');
+    const p = await open();
+    opened = true;
+    return p;
+  };
+  const readWaitMs = opts.readWaitMs ?? READ_WAIT_MS;
+  /**
+   * Reads while Payload is still opening (first start: the blog process migrating, or this
+   * process loading Payload) answer SERVICE_UNAVAILABLE after a short wait instead of holding
+   * the request until the API's request timeout.
+   */
+  const cmsForRead = async () => {
+    if (opened) return cms();
+    let timer: NodeJS.Timeout | undefined;
+    const starting = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new AppError('SERVICE_UNAVAILABLE', 'The blog CMS is still starting; try again shortly', { retryAfterSeconds: RETRY_AFTER_SECONDS })),
+        readWaitMs,
+      );
+    });
+    try {
+      return await Promise.race([cms(), starting]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   const cms = () => {
     if (!payload) {
       payload = load().catch((err: unknown) => {
@@ -51,12 +93,17 @@ export function createBlogService(opts: { webhookSecret?: string; logger: Logger
       if (outcome.ok) return outcome;
       throw new AppError(outcome.code, outcome.message, outcome.details ? { issues: outcome.details } : undefined);
     },
-    listPosts: async (q) => (await import('../../cms/posts-read')).listPublishedPosts(q, await cms()),
-    postBySlug: async (slug) => (await import('../../cms/posts-read')).getPublishedPostBySlug(slug, await cms()),
+    listPosts: async (q) => (await import('../../cms/posts-read')).listPublishedPosts(q, await cmsForRead()),
+    postBySlug: async (slug) => (await import('../../cms/posts-read')).getPublishedPostBySlug(slug, await cmsForRead()),
+    openAfter(next) {
+      gate = next;
+    },
     warm() {
       cms().catch((err: unknown) => opts.logger.warn({ err: (err as AppError).cause ?? err }, 'blog CMS failed to start; will retry on first use'));
     },
     async close() {
+      closed = true;
+      abandonGate();
       if (!payload) return;
       const p = await payload.catch(() => null);
       if (p) await (await import('../../cms/lifecycle')).closeBlogPayload(p);
