@@ -66,7 +66,7 @@ function run(args: string[], opts: RunOptions = {}): Promise<number> {
         if (stream) createInterface({ input: stream }).on('line', (line) => out.write(`blog ${label} | ${line}\n`))
       }
       const started = Date.now()
-      progress = setInterval(() => console.log(`blog: ${label} still running (${Math.round((Date.now() - started) / 1000)} s elapsed, low CPU priority; the API answers meanwhile)`), PROGRESS_EVERY_MS)
+      progress = setInterval(() => console.log(`blog: ${label} still running (${Math.round((Date.now() - started) / 1000)} s elapsed, at low CPU priority)`), PROGRESS_EVERY_MS)
     }
     child.on('error', (err) => {
       console.error(`blog: ${err.message}`)
