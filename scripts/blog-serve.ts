@@ -120,5 +120,4 @@ async function warmUp(): Promise<void> {
   if (stopping) return
   await fetch(`${base}/posts/warm-up/`).then((r) => r.arrayBuffer(), () => undefined)
   console.log(`blog: ready on port ${port} (${Math.round((Date.now() - started) / 100) / 10} s after start)`)
-  process.send?.({ type: 'blog-ready' })
 }
