@@ -87,16 +87,34 @@ export async function pgQueryWithSignal<T>(
   }
   const pid = (client as unknown as { processID: number }).processID;
   let cancelling: Promise<void> | null = null;
-  const onAbort = () => void (cancelling = canceller.cancel(pid));
+  const running = client.query(sql, params);
+  const onAbort = () => void (cancelling = cancelUntilSettled(canceller, pid, running));
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    return (await client.query(sql, params)).rows as T[];
+    return (await running).rows as T[];
   } catch (e) {
     throw cancelling ? cancelledError(signal, true, e) : e;
   } finally {
     signal.removeEventListener('abort', onAbort);
     if (cancelling) await cancelling;
     client.release(cancelling ? true : undefined);
+  }
+}
+
+/**
+ * A cancel that reaches the server before the statement has started finds an idle backend and is
+ * lost (the cancel travels on another connection), so it is repeated, backing off, until the
+ * statement has settled.
+ */
+async function cancelUntilSettled(canceller: { cancel(pid: number): Promise<void> }, pid: number, running: Promise<unknown>): Promise<void> {
+  let settled = false;
+  const done = running.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (let waitMs = 25; !settled; waitMs = Math.min(waitMs * 2, 1_000)) {
+    await canceller.cancel(pid);
+    await Promise.race([done, new Promise((r) => setTimeout(r, waitMs).unref())]);
   }
 }
 

@@ -8,7 +8,7 @@ import type { Services } from '../services';
 import type { SharedStore } from '../store';
 import { createApollo, graphqlHttpHandler } from '../graphql/apollo';
 import { createGraphqlPolicy } from '../graphql/policy';
-import type { GraphqlContext } from '../graphql/context';
+import { requestSignal, type GraphqlContext } from '../graphql/context';
 import { createGraphqlWsGateway, registerGraphqlWs } from '../gateway/graphql-ws';
 import { DEFAULT_CAPS, type ConnectionCaps } from '../gateway/caps';
 import { registerAdmission } from './admission';
@@ -72,7 +72,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await apollo.start();
   app.addHook('onClose', async () => apollo.stop());
   const context = (request: FastifyRequest): GraphqlContext =>
-    policy.context({ requestId: request.id, ip: request.ip, auth: request.auth, transport: 'http' });
+    policy.context({ requestId: request.id, ip: request.ip, auth: request.auth, transport: 'http', signal: requestSignal(request) });
   const handler = graphqlHttpHandler(policy, apollo, context);
   app.post('/graphql', handler);
   const gateway = createGraphqlWsGateway({ policy, tokens: services.tokens, store: deps.store, logger: deps.logger, caps });
