@@ -10,7 +10,7 @@ import { spawnMain, type SpawnedApi } from '../helpers/process';
 import { freePort, waitFor } from '../helpers/store';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const BUILD = ['.next', '.next/test-mainnet'].find((dist) => existsSync(path.join(ROOT, 'blog', dist, 'BUILD_ID')));
+const BUILD = ['.next/test-mainnet', '.next'].find((dist) => existsSync(path.join(ROOT, 'blog', dist, 'BUILD_ID')));
 const PAYLOAD_SECRET = 'supervisor-test-payload-secret-0123456789';
 
 interface LogLine {
@@ -53,7 +53,10 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-describe.skipIf(!BUILD)(`the supervised blog process (real Next server from blog/${BUILD ?? '<no build>'})`, () => {
+// In the blog suite (vitest.blog.config.ts) the global setup has built the site, so a missing build is a failure, never a skip.
+if (!BUILD) throw new Error('blog-supervisor: no Next build in blog/.next or blog/.next/test-mainnet (run it in the blog suite)');
+
+describe(`the supervised blog process (real Next server from blog/${BUILD})`, () => {
   let api: SpawnedApi;
   let scratch: ScratchDatabase | null = null;
   let dataDir: string;
