@@ -53,7 +53,7 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-// In the blog suite (vitest.blog.config.ts) the global setup has built the site, so a missing build is a failure, never a skip.
+// In the blog project (vitest.config.ts) the global setup has built the site, so a missing build is a failure, never a skip.
 if (!BUILD) throw new Error('blog-supervisor: no Next build in blog/.next or blog/.next/test-mainnet (run it in the blog suite)');
 
 describe(`the supervised blog process (real Next server from blog/${BUILD})`, () => {
