@@ -14,10 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnMain, type SpawnedApi } from '../helpers/process'
 import { waitFor } from '../helpers/store'
 import { MAIN_DIST } from './blog-global-setup'
+import { publishSampleArticle } from './blog-helpers'
 import { freePort, ROOT } from './blog-server'
 
 const DIST = '.next/test-defaults'
-const sample = JSON.parse(readFileSync(path.join(ROOT, 'docs/sample-article.json'), 'utf8')) as { article: { slug: string; title: string } }
 /** Settings a developer's shell or the suite may carry, cleared so the process sees defaults (empty = unset). */
 const UNSET = ['DATABASE_URL', 'SHARED_STORE_URL', 'REDIS_URL', 'CACHE_STORE', 'BLOG_DATABASE_URL', 'BLOG_URL', 'BLOG_REVALIDATE_URL', 'BLOG_UPSTREAM_URL', 'NETWORK', 'PAYLOAD_SECRET', 'WEBHOOK_SECRET', 'BLOG_REVALIDATION_SECRET', 'JWT_SECRET', 'CHAIN_SUI_URL', 'CHAIN.SUI_URL', 'BLOG_PUBLISH_CI_TOKEN']
 
@@ -88,17 +88,7 @@ describe('npm start on defaults', () => {
     // blog-serve warms the site (Payload opened, post route loaded) and then says it is ready.
     await waitFor(() => platform.output().includes('blog: ready'), 60_000, 'blog: ready')
     const secret = readFileSync(path.join(work, 'data', '.webhook-secret'), 'utf8').trim()
-    const res = await fetch(`${api}/api/blog/webhooks/contentpartner`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-      body: readFileSync(path.join(ROOT, 'docs/sample-article.json')),
-    })
-    const body = await res.json()
-    expect(res.status, JSON.stringify(body)).toBe(201)
-    // The generated revalidation secret reached the blog process too: the refresh through /blog succeeded.
-    expect(body.refresh).toEqual([expect.objectContaining({ kind: 'revalidate', ok: true, status: 200 })])
-
-    const { slug, title } = sample.article
+    const { slug, title } = await publishSampleArticle(api, secret)
     const started = performance.now()
     const visible = async (): Promise<boolean> => {
       const page = await fetch(`${api}/blog/posts/${slug}/`)

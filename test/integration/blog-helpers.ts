@@ -1,5 +1,6 @@
 /** Shared helpers of the blog tests: Payload in the test process, fetching and parsing pages. */
 import { execFileSync, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { JSDOM } from 'jsdom'
 import type { Payload } from 'payload'
 import { expect, inject } from 'vitest'
@@ -194,4 +195,20 @@ export async function xmllintWellFormed(xml: string): Promise<void> {
 
 export function xmllintSitemap(file: string, xsd: string): void {
   execFileSync('xmllint', ['--noout', '--schema', xsd, file], { stdio: 'pipe' })
+}
+
+/** The README's sample delivery (docs/sample-article.json), sent as its curl sends it; expects 201 and a refresh of the blog. */
+export async function publishSampleArticle(api: string, secret: string): Promise<{ slug: string; title: string }> {
+  const raw = readFileSync(new URL('../../docs/sample-article.json', import.meta.url))
+  const res = await fetch(`${api}/api/blog/webhooks/contentpartner`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: raw,
+  })
+  const body = await res.json()
+  expect(res.status, JSON.stringify(body)).toBe(201)
+  // The revalidation secret reached the blog process too: the refresh through /blog succeeded.
+  expect(body.refresh).toEqual([expect.objectContaining({ kind: 'revalidate', ok: true, status: 200 })])
+  const { slug, title } = (JSON.parse(raw.toString('utf8')) as { article: { slug: string; title: string } }).article
+  return { slug, title }
 }

@@ -9,8 +9,6 @@
  * machine); the deployment requirement that refuses loopback on mainnet is checked by
  * config-startup tests, so this config is parsed without it.
  */
-import { readFileSync } from 'node:fs'
-import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { loadConfig } from '../../src/config'
@@ -18,10 +16,10 @@ import { createMetrics } from '../../src/observability/metrics'
 import { createRuntime, type Runtime } from '../../src/runtime'
 import { createTestDb, type TestDb } from '../helpers/db'
 import { captureLogger } from '../helpers/logs'
-import { freePort, ROOT } from './blog-server'
+import { publishSampleArticle } from './blog-helpers'
+import { freePort } from './blog-server'
 
 const WEBHOOK_SECRET = 'one-origin-webhook-secret-0123456789'
-const sample = JSON.parse(readFileSync(path.join(ROOT, 'docs/sample-article.json'), 'utf8')) as { article: { slug: string; title: string } }
 
 let testDb: TestDb
 const runtimes: Runtime[] = []
@@ -100,16 +98,7 @@ describe('the API serves the blog on its own origin', () => {
   })
 
   it('webhook 201 → the post page and RSS show the article through the API in under 1 s', async () => {
-    const res = await fetch(`${api}/api/blog/webhooks/contentpartner`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, 'content-type': 'application/json' },
-      body: readFileSync(path.join(ROOT, 'docs/sample-article.json')),
-    })
-    const body = await res.json()
-    expect(res.status, JSON.stringify(body)).toBe(201)
-    expect(body.refresh).toEqual([expect.objectContaining({ kind: 'revalidate', ok: true, status: 200 })])
-
-    const { slug, title } = sample.article
+    const { slug, title } = await publishSampleArticle(api, WEBHOOK_SECRET)
     const started = performance.now()
     const visible = async (): Promise<boolean> => {
       const [page, rss] = await Promise.all([fetch(`${api}/blog/posts/${slug}/`), fetch(`${api}/blog/rss.xml`)])
