@@ -67,6 +67,8 @@ export class FailoverStore implements SharedStore {
     if (!this.up) this.degrade(opts.startError ?? new Error('not reachable at start'));
     this.heartbeatTimer = setInterval(() => void this.announce(), opts.heartbeatMs ?? 5_000);
     this.heartbeatTimer.unref();
+    // Announce at once: an outage in the first heartbeat interval must already divide the limit.
+    void this.announce();
   }
 
   get active(): StoreBackend {
