@@ -84,7 +84,8 @@ try {
   lines.push(row('admission off: raw trivial', admissionOff));
   lines.push(row('admission on: raw trivial', admissionOn, admissionOff));
 
-  const store = process.env.CACHE_STORE === 'redis' ? 'Redis' : 'memory';
+  // Same rule as src/config: an address selects Redis unless CACHE_STORE=memory forces the per-process store.
+  const store = process.env.CACHE_STORE !== 'memory' && (process.env.SHARED_STORE_URL || process.env.REDIS_URL || process.env.SHARED_STORE_HOST) ? 'Redis' : 'memory';
   process.stdout.write(`\nbench (${CONNECTIONS} connections, ${DURATION_MS} ms each, database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, store: ${store})\n${lines.join('\n')}\n`);
   if (process.env.DATABASE_URL) {
     const rank = await startServer(['--admission=on']);
