@@ -27,7 +27,7 @@ export interface SharedStoreOptions {
   maxKeys?: number;
   /** Longest wait for Redis at start before serving from memory. Default 1 000 ms. */
   connectTimeoutMs?: number;
-  /** Longest wait for one Redis command before it counts as an outage. Default 200 ms. */
+  /** Longest wait for one Redis command before it counts as an outage. Default 1 000 ms (200 ms mistook CPU stalls of a busy replica for outages). */
   commandTimeoutMs?: number;
   /** Cap of the reconnect back-off and the recovery probe interval. Default 1 000 ms. */
   retryMaxDelayMs?: number;
@@ -67,7 +67,7 @@ export async function createSharedStore(opts: SharedStoreOptions): Promise<Share
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: opts.commandTimeoutMs ?? 200,
+    commandTimeout: opts.commandTimeoutMs ?? 1_000,
     connectTimeout: connectTimeoutMs,
     autoResubscribe: false, // the Redis backend resubscribes itself on 'ready'
     retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 10), retryMaxDelayMs),
