@@ -62,6 +62,9 @@ beforeAll(async () => {
   for (const key of ['BLOG_URL', 'BLOG_REVALIDATE_URL', 'BLOG_DATABASE_URL', 'BLOG_PUBLISH_CI_TOKEN']) delete process.env[key]
   Object.assign(process.env, settings)
   await startPlatform(port, settings)
+  // Warm the blog server directly (as blog-serve does before it says ready): a cold render on a busy
+  // machine can outlast the API's 5 s request budget, which is not what these tests measure.
+  expect((await fetch(`${inject('blogMainnetUrl')}/blog/`)).status).toBe(200)
 })
 
 afterAll(async () => {
