@@ -68,7 +68,8 @@ describe('indexerStatus over GraphQL and indexer series in /metrics (api + index
       expect(metrics).toMatch(new RegExp(`^indexer_lag_seconds\\{kind="${k.key}"\\} [\\d.e+]+$`, 'm'));
     }
     // Not a TTY here: backfill progress went to the log as periodic lines, and the end of the backfill was logged.
-    expect(main.output()).toContain('indexer backfill done: following the tip');
+    // The progress reporter logs it on its next tick after the mode turns live: wait for the line.
+    await waitUntil(() => main!.output().includes('indexer backfill done: following the tip'), 20_000, 'the backfill-done log line');
   }, 80_000);
 });
 
