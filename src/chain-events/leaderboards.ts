@@ -39,13 +39,24 @@ export const LEADERBOARD_SPECS = [
     table: 'xp_leaderboard',
     fedBy: 'vip_exp_progress_event',
     keys: ['player'],
-    values: ['total_xp', 'vip_level'],
-    // total_exp is the chain's running total: keep the highest seen and the level that came with it.
-    aggregate: (source) => `SELECT DISTINCT ON (player) player, total_exp AS total_xp, vip_level
-                              FROM ${source} ORDER BY player, total_exp DESC, id DESC`,
+    values: ['total_xp', 'vip_level', 'chain_xp', 'quest_xp'],
+    // chain_xp: the chain's running total_exp, so keep the highest seen and the level that came with it.
+    // quest_xp: claimed quest rewards, added by the claim itself (src/services/quest-claims.ts), never by
+    // the indexer. total_xp (the score) is their sum.
+    aggregate: (source, batch) => {
+      const chain = `SELECT DISTINCT ON (player) player, total_exp AS chain_xp, vip_level FROM ${source} ORDER BY player, total_exp DESC, id DESC`;
+      if (batch) return `SELECT player, chain_xp AS total_xp, vip_level, chain_xp, 0::numeric AS quest_xp FROM (${chain}) c`;
+      return `SELECT coalesce(c.player, q.player) AS player, coalesce(c.chain_xp, 0) + coalesce(q.quest_xp, 0) AS total_xp,
+                     coalesce(c.vip_level, 0) AS vip_level, coalesce(c.chain_xp, 0) AS chain_xp, coalesce(q.quest_xp, 0) AS quest_xp
+                FROM (${chain}) c
+                FULL JOIN (SELECT player_address AS player, sum(xp_reward)::numeric AS quest_xp FROM quest_claim GROUP BY player_address) q
+                  ON q.player = c.player`;
+    },
     merge: {
-      vip_level: 'CASE WHEN EXCLUDED.total_xp >= lb.total_xp THEN EXCLUDED.vip_level ELSE lb.vip_level END',
-      total_xp: 'GREATEST(lb.total_xp, EXCLUDED.total_xp)',
+      vip_level: 'CASE WHEN EXCLUDED.chain_xp >= lb.chain_xp THEN EXCLUDED.vip_level ELSE lb.vip_level END',
+      chain_xp: 'GREATEST(lb.chain_xp, EXCLUDED.chain_xp)',
+      total_xp: 'GREATEST(lb.chain_xp, EXCLUDED.chain_xp) + lb.quest_xp',
+      quest_xp: 'lb.quest_xp',
     },
     read: { player: 'player', score: 'total_xp', count: null, vipLevel: 'vip_level', byCoin: false, weekly: false },
   }),

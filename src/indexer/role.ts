@@ -11,7 +11,7 @@ export interface IndexerRoleDeps {
   db: Db;
   logger: Logger;
   registry: Registry;
-  services: Pick<Services, 'leaderboards' | 'activity'>;
+  services: Pick<Services, 'leaderboards' | 'activity' | 'quests'>;
   store: SharedStore;
   shutdown: Array<() => Promise<void>>;
 }
@@ -42,6 +42,7 @@ export async function startIndexerRole(deps: IndexerRoleDeps): Promise<void> {
     registry: deps.registry,
     leaderboards: deps.services.leaderboards,
     activity: deps.services.activity,
+    quests: deps.services.quests,
     statusStore: deps.store,
     progressStream: process.stdout,
   });

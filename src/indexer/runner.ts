@@ -5,6 +5,7 @@ import { INDEXER_STATUS_KEY, type IndexerMode, type IndexerStatus } from '../cha
 import type { BetResult } from '../chain-events/kinds.js';
 import type { Db, Lease } from '../db/client.js';
 import type { ActivityService } from '../services/activity.js';
+import type { QuestService } from '../services/quests.js';
 import type { LeaderboardService } from '../services/leaderboards.js';
 import type { SharedStore } from '../store/index.js';
 import { backoffDelay, sleep } from './backoff.js';
@@ -37,6 +38,8 @@ export interface IndexerDeps {
   registry: Registry;
   leaderboards: Pick<LeaderboardService, 'invalidate'>;
   activity: Pick<ActivityService, 'publish'>;
+  /** Post-commit quest progress upkeep (keeps `quest_progress` current; it never throws). */
+  quests?: Pick<QuestService, 'afterIndexed'>;
   /** Where the leader publishes its status for the operator query (every replica reads it). */
   statusStore?: Pick<SharedStore, 'set' | 'del'>;
   /** Terminal for the backfill progress bar (a log line every few seconds when not a TTY). */
@@ -146,6 +149,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     state.committed(batch.kind, inserted, last && { checkpoint: last.checkpoint, timestampMs: last.timestampMs });
     if (inserted === 0) return;
     invalidate.request();
+    await deps.quests?.afterIndexed(batch.kind, batch.events);
     // Replayed rows (inserted < events) are not news; neither is a backfill.
     if (batch.kind === 'bet_result_event' && inserted === batch.events.length && state.mode() === 'live') broadcastBets(batch);
   }

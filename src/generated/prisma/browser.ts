@@ -134,7 +134,7 @@ export type BetLeaderboard = Prisma.BetLeaderboardModel
 export type WeeklyBetLeaderboard = Prisma.WeeklyBetLeaderboardModel
 /**
  * Model XpLeaderboard
- * 
+ * total_xp = chain_xp (highest VIP total_exp indexed) + quest_xp (claimed quest rewards).
  */
 export type XpLeaderboard = Prisma.XpLeaderboardModel
 /**

@@ -441,6 +441,8 @@ export const XpLeaderboardScalarFieldEnum = {
   player: 'player',
   totalXp: 'totalXp',
   vipLevel: 'vipLevel',
+  chainXp: 'chainXp',
+  questXp: 'questXp',
   updatedAt: 'updatedAt'
 } as const
 

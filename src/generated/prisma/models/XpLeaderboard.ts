@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace"
 
 /**
  * Model XpLeaderboard
- * 
+ * total_xp = chain_xp (highest VIP total_exp indexed) + quest_xp (claimed quest rewards).
  */
 export type XpLeaderboardModel = runtime.Types.Result.DefaultSelection<Prisma.$XpLeaderboardPayload>
 
@@ -29,17 +29,23 @@ export type AggregateXpLeaderboard = {
 export type XpLeaderboardAvgAggregateOutputType = {
   totalXp: runtime.Decimal | null
   vipLevel: number | null
+  chainXp: runtime.Decimal | null
+  questXp: runtime.Decimal | null
 }
 
 export type XpLeaderboardSumAggregateOutputType = {
   totalXp: runtime.Decimal | null
   vipLevel: number | null
+  chainXp: runtime.Decimal | null
+  questXp: runtime.Decimal | null
 }
 
 export type XpLeaderboardMinAggregateOutputType = {
   player: string | null
   totalXp: runtime.Decimal | null
   vipLevel: number | null
+  chainXp: runtime.Decimal | null
+  questXp: runtime.Decimal | null
   updatedAt: Date | null
 }
 
@@ -47,6 +53,8 @@ export type XpLeaderboardMaxAggregateOutputType = {
   player: string | null
   totalXp: runtime.Decimal | null
   vipLevel: number | null
+  chainXp: runtime.Decimal | null
+  questXp: runtime.Decimal | null
   updatedAt: Date | null
 }
 
@@ -54,6 +62,8 @@ export type XpLeaderboardCountAggregateOutputType = {
   player: number
   totalXp: number
   vipLevel: number
+  chainXp: number
+  questXp: number
   updatedAt: number
   _all: number
 }
@@ -62,17 +72,23 @@ export type XpLeaderboardCountAggregateOutputType = {
 export type XpLeaderboardAvgAggregateInputType = {
   totalXp?: true
   vipLevel?: true
+  chainXp?: true
+  questXp?: true
 }
 
 export type XpLeaderboardSumAggregateInputType = {
   totalXp?: true
   vipLevel?: true
+  chainXp?: true
+  questXp?: true
 }
 
 export type XpLeaderboardMinAggregateInputType = {
   player?: true
   totalXp?: true
   vipLevel?: true
+  chainXp?: true
+  questXp?: true
   updatedAt?: true
 }
 
@@ -80,6 +96,8 @@ export type XpLeaderboardMaxAggregateInputType = {
   player?: true
   totalXp?: true
   vipLevel?: true
+  chainXp?: true
+  questXp?: true
   updatedAt?: true
 }
 
@@ -87,6 +105,8 @@ export type XpLeaderboardCountAggregateInputType = {
   player?: true
   totalXp?: true
   vipLevel?: true
+  chainXp?: true
+  questXp?: true
   updatedAt?: true
   _all?: true
 }
@@ -181,6 +201,8 @@ export type XpLeaderboardGroupByOutputType = {
   player: string
   totalXp: runtime.Decimal
   vipLevel: number
+  chainXp: runtime.Decimal
+  questXp: runtime.Decimal
   updatedAt: Date
   _count: XpLeaderboardCountAggregateOutputType | null
   _avg: XpLeaderboardAvgAggregateOutputType | null
@@ -211,6 +233,8 @@ export type XpLeaderboardWhereInput = {
   player?: Prisma.StringFilter<"XpLeaderboard"> | string
   totalXp?: Prisma.DecimalFilter<"XpLeaderboard"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   vipLevel?: Prisma.IntFilter<"XpLeaderboard"> | number
+  chainXp?: Prisma.DecimalFilter<"XpLeaderboard"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  questXp?: Prisma.DecimalFilter<"XpLeaderboard"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   updatedAt?: Prisma.DateTimeFilter<"XpLeaderboard"> | Date | string
 }
 
@@ -218,6 +242,8 @@ export type XpLeaderboardOrderByWithRelationInput = {
   player?: Prisma.SortOrder
   totalXp?: Prisma.SortOrder
   vipLevel?: Prisma.SortOrder
+  chainXp?: Prisma.SortOrder
+  questXp?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
 
@@ -228,6 +254,8 @@ export type XpLeaderboardWhereUniqueInput = Prisma.AtLeast<{
   NOT?: Prisma.XpLeaderboardWhereInput | Prisma.XpLeaderboardWhereInput[]
   totalXp?: Prisma.DecimalFilter<"XpLeaderboard"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   vipLevel?: Prisma.IntFilter<"XpLeaderboard"> | number
+  chainXp?: Prisma.DecimalFilter<"XpLeaderboard"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  questXp?: Prisma.DecimalFilter<"XpLeaderboard"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   updatedAt?: Prisma.DateTimeFilter<"XpLeaderboard"> | Date | string
 }, "player">
 
@@ -235,6 +263,8 @@ export type XpLeaderboardOrderByWithAggregationInput = {
   player?: Prisma.SortOrder
   totalXp?: Prisma.SortOrder
   vipLevel?: Prisma.SortOrder
+  chainXp?: Prisma.SortOrder
+  questXp?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   _count?: Prisma.XpLeaderboardCountOrderByAggregateInput
   _avg?: Prisma.XpLeaderboardAvgOrderByAggregateInput
@@ -250,6 +280,8 @@ export type XpLeaderboardScalarWhereWithAggregatesInput = {
   player?: Prisma.StringWithAggregatesFilter<"XpLeaderboard"> | string
   totalXp?: Prisma.DecimalWithAggregatesFilter<"XpLeaderboard"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   vipLevel?: Prisma.IntWithAggregatesFilter<"XpLeaderboard"> | number
+  chainXp?: Prisma.DecimalWithAggregatesFilter<"XpLeaderboard"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  questXp?: Prisma.DecimalWithAggregatesFilter<"XpLeaderboard"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"XpLeaderboard"> | Date | string
 }
 
@@ -257,6 +289,8 @@ export type XpLeaderboardCreateInput = {
   player: string
   totalXp?: runtime.Decimal | runtime.DecimalJsLike | number | string
   vipLevel?: number
+  chainXp?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  questXp?: runtime.Decimal | runtime.DecimalJsLike | number | string
   updatedAt?: Date | string
 }
 
@@ -264,6 +298,8 @@ export type XpLeaderboardUncheckedCreateInput = {
   player: string
   totalXp?: runtime.Decimal | runtime.DecimalJsLike | number | string
   vipLevel?: number
+  chainXp?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  questXp?: runtime.Decimal | runtime.DecimalJsLike | number | string
   updatedAt?: Date | string
 }
 
@@ -271,6 +307,8 @@ export type XpLeaderboardUpdateInput = {
   player?: Prisma.StringFieldUpdateOperationsInput | string
   totalXp?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   vipLevel?: Prisma.IntFieldUpdateOperationsInput | number
+  chainXp?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  questXp?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -278,6 +316,8 @@ export type XpLeaderboardUncheckedUpdateInput = {
   player?: Prisma.StringFieldUpdateOperationsInput | string
   totalXp?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   vipLevel?: Prisma.IntFieldUpdateOperationsInput | number
+  chainXp?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  questXp?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -285,6 +325,8 @@ export type XpLeaderboardCreateManyInput = {
   player: string
   totalXp?: runtime.Decimal | runtime.DecimalJsLike | number | string
   vipLevel?: number
+  chainXp?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  questXp?: runtime.Decimal | runtime.DecimalJsLike | number | string
   updatedAt?: Date | string
 }
 
@@ -292,6 +334,8 @@ export type XpLeaderboardUpdateManyMutationInput = {
   player?: Prisma.StringFieldUpdateOperationsInput | string
   totalXp?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   vipLevel?: Prisma.IntFieldUpdateOperationsInput | number
+  chainXp?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  questXp?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -299,6 +343,8 @@ export type XpLeaderboardUncheckedUpdateManyInput = {
   player?: Prisma.StringFieldUpdateOperationsInput | string
   totalXp?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   vipLevel?: Prisma.IntFieldUpdateOperationsInput | number
+  chainXp?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  questXp?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -306,18 +352,24 @@ export type XpLeaderboardCountOrderByAggregateInput = {
   player?: Prisma.SortOrder
   totalXp?: Prisma.SortOrder
   vipLevel?: Prisma.SortOrder
+  chainXp?: Prisma.SortOrder
+  questXp?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
 
 export type XpLeaderboardAvgOrderByAggregateInput = {
   totalXp?: Prisma.SortOrder
   vipLevel?: Prisma.SortOrder
+  chainXp?: Prisma.SortOrder
+  questXp?: Prisma.SortOrder
 }
 
 export type XpLeaderboardMaxOrderByAggregateInput = {
   player?: Prisma.SortOrder
   totalXp?: Prisma.SortOrder
   vipLevel?: Prisma.SortOrder
+  chainXp?: Prisma.SortOrder
+  questXp?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
 
@@ -325,12 +377,16 @@ export type XpLeaderboardMinOrderByAggregateInput = {
   player?: Prisma.SortOrder
   totalXp?: Prisma.SortOrder
   vipLevel?: Prisma.SortOrder
+  chainXp?: Prisma.SortOrder
+  questXp?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
 
 export type XpLeaderboardSumOrderByAggregateInput = {
   totalXp?: Prisma.SortOrder
   vipLevel?: Prisma.SortOrder
+  chainXp?: Prisma.SortOrder
+  questXp?: Prisma.SortOrder
 }
 
 
@@ -339,6 +395,8 @@ export type XpLeaderboardSelect<ExtArgs extends runtime.Types.Extensions.Interna
   player?: boolean
   totalXp?: boolean
   vipLevel?: boolean
+  chainXp?: boolean
+  questXp?: boolean
   updatedAt?: boolean
 }, ExtArgs["result"]["xpLeaderboard"]>
 
@@ -346,6 +404,8 @@ export type XpLeaderboardSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   player?: boolean
   totalXp?: boolean
   vipLevel?: boolean
+  chainXp?: boolean
+  questXp?: boolean
   updatedAt?: boolean
 }, ExtArgs["result"]["xpLeaderboard"]>
 
@@ -353,6 +413,8 @@ export type XpLeaderboardSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   player?: boolean
   totalXp?: boolean
   vipLevel?: boolean
+  chainXp?: boolean
+  questXp?: boolean
   updatedAt?: boolean
 }, ExtArgs["result"]["xpLeaderboard"]>
 
@@ -360,10 +422,12 @@ export type XpLeaderboardSelectScalar = {
   player?: boolean
   totalXp?: boolean
   vipLevel?: boolean
+  chainXp?: boolean
+  questXp?: boolean
   updatedAt?: boolean
 }
 
-export type XpLeaderboardOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"player" | "totalXp" | "vipLevel" | "updatedAt", ExtArgs["result"]["xpLeaderboard"]>
+export type XpLeaderboardOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"player" | "totalXp" | "vipLevel" | "chainXp" | "questXp" | "updatedAt", ExtArgs["result"]["xpLeaderboard"]>
 
 export type $XpLeaderboardPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "XpLeaderboard"
@@ -372,6 +436,8 @@ export type $XpLeaderboardPayload<ExtArgs extends runtime.Types.Extensions.Inter
     player: string
     totalXp: runtime.Decimal
     vipLevel: number
+    chainXp: runtime.Decimal
+    questXp: runtime.Decimal
     updatedAt: Date
   }, ExtArgs["result"]["xpLeaderboard"]>
   composites: {}
@@ -799,6 +865,8 @@ export interface XpLeaderboardFieldRefs {
   readonly player: Prisma.FieldRef<"XpLeaderboard", 'String'>
   readonly totalXp: Prisma.FieldRef<"XpLeaderboard", 'Decimal'>
   readonly vipLevel: Prisma.FieldRef<"XpLeaderboard", 'Int'>
+  readonly chainXp: Prisma.FieldRef<"XpLeaderboard", 'Decimal'>
+  readonly questXp: Prisma.FieldRef<"XpLeaderboard", 'Decimal'>
   readonly updatedAt: Prisma.FieldRef<"XpLeaderboard", 'DateTime'>
 }
     

@@ -1,0 +1,52 @@
+// npm run quests:rebuild [-- --apply]
+// Recomputes quest progress from the event tables and compares it with `quest_progress` (kept by
+// the indexer's post-commit step). No difference: exit 0. Differences: listed, exit 1. --apply
+// replaces the stored progress with the recomputed one in one transaction (safe while the indexer
+// runs: both compute from committed events).
+import pino from 'pino';
+import { loadConfig } from '../src/config';
+import { createDb } from '../src/db/client';
+import { DEFAULT_CATALOGUE } from '../src/services/quest-catalogue';
+import { applyProgressRebuild, diffProgress, type ProgressDifference } from '../src/services/quest-progress';
+
+const MAX_LISTED = 50;
+const apply = process.argv.includes('--apply');
+const config = loadConfig();
+const logger = pino({ level: config.logLevel === 'debug' ? 'debug' : 'warn' });
+const db = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+
+const fmt = (v: { progress: string; target: string } | null) => (v ? `${v.progress}/${v.target}` : '(no row)');
+
+function report(diffs: ProgressDifference[]): void {
+  for (const d of diffs.slice(0, MAX_LISTED)) {
+    process.stdout.write(`  ${d.campaignSlug}/${d.questKey} ${d.player} ${d.periodStart}: from events ${fmt(d.expected)}, stored ${fmt(d.stored)}\n`);
+  }
+  if (diffs.length > MAX_LISTED) process.stdout.write(`  … ${diffs.length - MAX_LISTED} more\n`);
+}
+
+let code = 0;
+try {
+  const diffs = await diffProgress(db, DEFAULT_CATALOGUE);
+  if (diffs.length === 0) {
+    process.stdout.write('quest progress matches the event tables: no difference\n');
+  } else {
+    process.stdout.write(`quest_progress: ${diffs.length} difference(s)\n`);
+    report(diffs);
+    if (apply) {
+      const written = await applyProgressRebuild(db, DEFAULT_CATALOGUE);
+      const after = await diffProgress(db, DEFAULT_CATALOGUE);
+      process.stdout.write(`applied: ${written} progress row(s) written; ${after.length} difference(s) left\n`);
+      if (after.length) report(after);
+      code = after.length === 0 ? 0 : 1;
+    } else {
+      process.stdout.write('run with --apply to replace the stored progress\n');
+      code = 1;
+    }
+  }
+} catch (err) {
+  process.stderr.write(`quests:rebuild failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  code = 2;
+} finally {
+  await db.close();
+}
+process.exit(code);

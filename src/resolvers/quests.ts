@@ -1,0 +1,134 @@
+import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { requireWallet, type GraphqlContext } from '../graphql/context';
+import type { Services } from '../services';
+import type { CampaignView, NotClaimableReason, QuestClaimResult, QuestLifecycle, QuestMode, QuestStatus as QuestStatusView, QuestView, TimePeriod } from '../services/quests';
+
+@ObjectType({ description: 'A quest of a campaign, with its lifecycle and the period running now' })
+class Quest implements QuestView {
+  @Field(() => String) key!: string;
+  @Field(() => String) title!: string;
+  @Field(() => String) description!: string;
+  @Field(() => Int) xpReward!: number;
+  @Field(() => String, { description: 'once | daily (00:00 UTC) | weekly (Monday 00:00 UTC)' }) timePeriod!: TimePeriod;
+  @Field(() => [String], { description: 'Status modes: indexed | live' }) modes!: QuestMode[];
+  @Field(() => String, { description: 'Progress needed, decimal string' }) target!: string;
+  @Field(() => String, { description: 'active | upcoming | expired | inactive' }) lifecycle!: QuestLifecycle;
+  @Field(() => Boolean) performanceDaily!: boolean;
+  @Field(() => String, { description: 'ISO 8601' }) startAt!: string;
+  @Field(() => String, { description: 'ISO 8601, exclusive' }) endAt!: string;
+  @Field(() => String, { description: 'ISO 8601' }) periodStart!: string;
+  @Field(() => String, { description: 'ISO 8601, exclusive' }) periodEnd!: string;
+}
+
+@ObjectType({ description: 'A campaign (partner metadata) and its quests' })
+class QuestCampaign implements CampaignView {
+  @Field(() => String) slug!: string;
+  @Field(() => String) type!: string;
+  @Field(() => String, { nullable: true }) name!: string | null;
+  @Field(() => String, { nullable: true }) title!: string | null;
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => String, { nullable: true }) copyText!: string | null;
+  @Field(() => String, { description: 'ISO 8601' }) startAt!: string;
+  @Field(() => String, { description: 'ISO 8601, exclusive' }) endAt!: string;
+  @Field(() => Boolean, { description: 'true: statuses only, claims are made with the partner' }) managesClaims!: boolean;
+  @Field(() => [Quest]) quests!: Quest[];
+}
+
+@ObjectType({ description: "A player's status of one quest in the current period" })
+class QuestStatus implements QuestStatusView {
+  @Field(() => String) campaignSlug!: string;
+  @Field(() => String) questKey!: string;
+  @Field(() => String) mode!: QuestMode;
+  @Field(() => String) player!: string;
+  @Field(() => String) timePeriod!: TimePeriod;
+  @Field(() => String) periodStart!: string;
+  @Field(() => String) periodEnd!: string;
+  @Field(() => String) lifecycle!: QuestLifecycle;
+  @Field(() => String, { description: 'Decimal string' }) progress!: string;
+  @Field(() => String, { description: 'Decimal string' }) target!: string;
+  @Field(() => Boolean) completed!: boolean;
+  @Field(() => Boolean) claimed!: boolean;
+  @Field(() => String, { nullable: true }) claimedAt!: string | null;
+  @Field(() => Boolean) claimable!: boolean;
+  @Field(() => String, { nullable: true, description: 'inactive | upcoming | expired | claimed | incomplete | managed_by_partner; null when claimable' })
+  reason!: NotClaimableReason | null;
+  @Field(() => Int) xpReward!: number;
+}
+
+@ObjectType({ description: 'A recorded claim' })
+class QuestClaim implements QuestClaimResult {
+  @Field(() => String) campaignSlug!: string;
+  @Field(() => String) questKey!: string;
+  @Field(() => String) player!: string;
+  @Field(() => String) timePeriod!: TimePeriod;
+  @Field(() => String) periodStart!: string;
+  @Field(() => Int) xpReward!: number;
+  @Field(() => String, { nullable: true }) txHash!: string | null;
+  @Field(() => String) claimedAt!: string;
+  @Field(() => String, { description: "The player's XP leaderboard total after the claim" }) totalXp!: string;
+}
+
+@InputType({ description: 'One check of a batch status request' })
+class QuestCheckInput {
+  @Field(() => String) questKey!: string;
+  @Field(() => String, { nullable: true, description: 'indexed (default) | live' }) mode?: string | null;
+  @Field(() => String, { nullable: true, description: "Default: the access token's wallet" }) player?: string | null;
+}
+
+const orUndefined = <T>(v: T | null | undefined): T | undefined => v ?? undefined;
+
+@Resolver()
+export class QuestsResolver {
+  constructor(private readonly services: Services) {}
+
+  @Query(() => [QuestCampaign], { description: 'Campaigns and their quests' })
+  questCampaigns(@Ctx() ctx: GraphqlContext): Promise<QuestCampaign[]> {
+    return this.services.quests.list({ signal: ctx.signal });
+  }
+
+  @Query(() => [QuestStatus], { description: "Every quest's status for a player (default: the caller)" })
+  questStatuses(@Arg('player', () => String, { nullable: true }) player: string | null, @Ctx() ctx: GraphqlContext): Promise<QuestStatus[]> {
+    return this.services.quests.defaultStatus({ player: orUndefined(player) }, ctx.auth?.wallet ?? null, { signal: ctx.signal });
+  }
+
+  @Query(() => QuestStatus, { description: 'Status of one quest (mode: indexed | live)' })
+  questStatus(
+    @Arg('campaignSlug', () => String) campaignSlug: string,
+    @Arg('questKey', () => String) questKey: string,
+    @Arg('mode', () => String, { nullable: true }) mode: string | null,
+    @Arg('player', () => String, { nullable: true }) player: string | null,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<QuestStatus> {
+    return this.services.quests.status({ campaignSlug, questKey, mode: orUndefined(mode), player: orUndefined(player) }, ctx.auth?.wallet ?? null, { signal: ctx.signal });
+  }
+
+  @Query(() => [QuestStatus], { description: 'Statuses for up to 50 checks of one campaign' })
+  questBatchStatus(
+    @Arg('campaignSlug', () => String) campaignSlug: string,
+    @Arg('checks', () => [QuestCheckInput]) checks: QuestCheckInput[],
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<QuestStatus[]> {
+    const plain = checks.map((c) => ({ questKey: c.questKey, mode: orUndefined(c.mode), player: orUndefined(c.player) }));
+    return this.services.quests.statusBatch({ campaignSlug, checks: plain }, ctx.auth?.wallet ?? null, { signal: ctx.signal });
+  }
+
+  @Query(() => QuestStatus, { description: "Status of the campaign's daily performance quest" })
+  questPerformanceDailyStatus(
+    @Arg('campaignSlug', () => String) campaignSlug: string,
+    @Arg('player', () => String, { nullable: true }) player: string | null,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<QuestStatus> {
+    return this.services.quests.performanceDaily({ campaignSlug, player: orUndefined(player) }, ctx.auth?.wallet ?? null, { signal: ctx.signal });
+  }
+
+  @Mutation(() => QuestClaim, { description: "Claim a completed quest for the caller's wallet (access token required); credits its XP once" })
+  claimQuest(
+    @Arg('campaignSlug', () => String) campaignSlug: string,
+    @Arg('questKey', () => String) questKey: string,
+    @Arg('periodStart', () => String, { nullable: true, description: 'ISO 8601 start of the period; default the current one' }) periodStart: string | null,
+    @Arg('txHash', () => String, { nullable: true }) txHash: string | null,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<QuestClaim> {
+    return this.services.quests.claim(requireWallet(ctx), { campaignSlug, questKey, periodStart: orUndefined(periodStart), txHash: orUndefined(txHash) });
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The quest catalogue: typed quest definitions grouped by campaign, and the UTC periods they run
+ * in. Quest definitions live here (code, reviewed like code); campaign metadata (dates,
+ * `managesClaims`, copy) lives in the `campaign` table, seeded from `campaign` below and owned by
+ * operators afterwards. Evaluators are declarative, so one SQL builder (quest-evaluators.ts)
+ * serves status reads, progress upkeep, the rebuild and the claim.
+ */
+
+export const TIME_PERIODS = ['once', 'daily', 'weekly'] as const;
+export type TimePeriod = (typeof TIME_PERIODS)[number];
+
+/**
+ * How a status is computed. `indexed`: from `quest_progress`, kept current after each indexer
+ * commit (one indexed lookup). `live`: recomputed from the event tables at request time (for
+ * diagnosis: when the two disagree, the indexer's post-commit step is behind).
+ */
+export const QUEST_MODES = ['indexed', 'live'] as const;
+export type QuestMode = (typeof QUEST_MODES)[number];
+
+/** What a quest counts, over the event tables the indexer writes. */
+export type QuestEvaluator =
+  | { kind: 'bets_placed'; coinType?: string }
+  | { kind: 'bets_won'; coinType?: string }
+  | { kind: 'wagered'; coinType: string }
+  | { kind: 'daily_streak_claims' }
+  | { kind: 'vip_level' }
+  | { kind: 'referrals' };
+
+export interface QuestDefinition {
+  key: string;
+  title: string;
+  description: string;
+  xpReward: number;
+  timePeriod: TimePeriod;
+  modes: readonly QuestMode[];
+  evaluator: QuestEvaluator;
+  /** Progress needed (a count, base units for `wagered`, a level for `vip_level`). */
+  target: bigint;
+  /** false: listed as `inactive`, never claimable. Default true. */
+  enabled?: boolean;
+  /** Optional window inside the campaign's (UTC, end exclusive). */
+  startAt?: Date;
+  endAt?: Date;
+  /** The campaign's daily performance quest (`/campaigns/:slug/performance_daily/status`). */
+  performanceDaily?: boolean;
+}
+
+export interface CampaignSeed {
+  slug: string;
+  type: string;
+  startAt: Date;
+  endAt: Date;
+  managesClaims: boolean;
+  name?: string;
+  title?: string;
+  description?: string;
+  copyText?: string;
+}
+
+export interface CatalogueCampaign {
+  campaign: CampaignSeed;
+  quests: readonly QuestDefinition[];
+}
+
+export type Catalogue = readonly CatalogueCampaign[];
+
+const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI';
+const ONE_SUI = 1_000_000_000n;
+const BOTH_MODES = QUEST_MODES;
+
+/** The platform's own campaign: always active, claims handled here. */
+export const DEFAULT_CATALOGUE: Catalogue = [
+  {
+    campaign: {
+      slug: 'platform',
+      type: 'platform',
+      startAt: new Date('1970-01-01T00:00:00.000Z'),
+      endAt: new Date('9999-12-31T00:00:00.000Z'),
+      managesClaims: false,
+      name: 'Platform quests',
+      title: 'Play, climb, earn XP',
+      description: 'Daily, weekly and one-off quests of the platform; rewards are XP on the XP leaderboard.',
+    },
+    quests: [
+      { key: 'daily-bet', title: 'Place a bet today', description: 'Place one bet in any game before 00:00 UTC.', xpReward: 50, timePeriod: 'daily', modes: BOTH_MODES, evaluator: { kind: 'bets_placed' }, target: 1n },
+      { key: 'daily-wins', title: 'Win three bets today', description: 'Win three bets in any game before 00:00 UTC.', xpReward: 120, timePeriod: 'daily', modes: BOTH_MODES, evaluator: { kind: 'bets_won' }, target: 3n, performanceDaily: true },
+      { key: 'daily-streak', title: 'Keep your streak', description: 'Claim your daily streak reward today.', xpReward: 30, timePeriod: 'daily', modes: BOTH_MODES, evaluator: { kind: 'daily_streak_claims' }, target: 1n },
+      { key: 'weekly-bets', title: 'Twenty-five bets this week', description: 'Place 25 bets between Monday 00:00 UTC and the next Monday.', xpReward: 300, timePeriod: 'weekly', modes: BOTH_MODES, evaluator: { kind: 'bets_placed' }, target: 25n },
+      { key: 'weekly-wager', title: 'Wager 100 SUI this week', description: 'Wager 100 SUI in total this week (Monday 00:00 UTC start).', xpReward: 500, timePeriod: 'weekly', modes: BOTH_MODES, evaluator: { kind: 'wagered', coinType: SUI }, target: 100n * ONE_SUI },
+      { key: 'first-referral', title: 'Bring a friend', description: 'Earn your first referral reward.', xpReward: 200, timePeriod: 'once', modes: BOTH_MODES, evaluator: { kind: 'referrals' }, target: 1n },
+      { key: 'vip-level-5', title: 'Reach VIP level 5', description: 'Reach VIP level 5.', xpReward: 1000, timePeriod: 'once', modes: BOTH_MODES, evaluator: { kind: 'vip_level' }, target: 5n },
+    ],
+  },
+];
+
+const DAY_MS = 86_400_000;
+/** One-off quests have one period, starting at the epoch. */
+const EPOCH = new Date(0);
+/** The end of a one-off quest's period (beyond any timestamp we store). */
+export const NEVER = new Date('9999-12-31T23:59:59.999Z');
+
+/** The UTC start of the period holding `at`: days start 00:00 UTC, weeks Monday 00:00 UTC. */
+export function periodStartOf(period: TimePeriod, at: Date): Date {
+  if (period === 'once') return EPOCH;
+  const day = Math.floor(at.getTime() / DAY_MS) * DAY_MS;
+  if (period === 'daily') return new Date(day);
+  const daysSinceMonday = (new Date(day).getUTCDay() + 6) % 7;
+  return new Date(day - daysSinceMonday * DAY_MS);
+}
+
+/** The exclusive end of the period starting at `start`. */
+export function periodEndOf(period: TimePeriod, start: Date): Date {
+  if (period === 'once') return NEVER;
+  return new Date(start.getTime() + (period === 'daily' ? DAY_MS : 7 * DAY_MS));
+}
+
+/** The quest's own window clipped to its campaign's (end exclusive). */
+export function questWindow(quest: QuestDefinition, campaign: { startAt: Date; endAt: Date }): { startAt: Date; endAt: Date } {
+  const startAt = quest.startAt && quest.startAt > campaign.startAt ? quest.startAt : campaign.startAt;
+  const endAt = quest.endAt && quest.endAt < campaign.endAt ? quest.endAt : campaign.endAt;
+  return { startAt, endAt };
+}
+
+export type QuestLifecycle = 'active' | 'upcoming' | 'expired' | 'inactive';
+
+export function lifecycleOf(quest: QuestDefinition, campaign: { startAt: Date; endAt: Date }, now: Date): QuestLifecycle {
+  if (quest.enabled === false) return 'inactive';
+  const w = questWindow(quest, campaign);
+  if (now < w.startAt) return 'upcoming';
+  if (now >= w.endAt) return 'expired';
+  return 'active';
+}
+
+/** Checks a catalogue once at start-up: unique keys, positive targets and rewards, one performance quest per campaign. */
+export function validateCatalogue(catalogue: Catalogue): void {
+  const slugs = new Set<string>();
+  for (const { campaign, quests } of catalogue) {
+    if (slugs.has(campaign.slug)) throw new Error(`quest catalogue: campaign "${campaign.slug}" appears twice`);
+    slugs.add(campaign.slug);
+    const keys = new Set<string>();
+    for (const q of quests) {
+      if (keys.has(q.key)) throw new Error(`quest catalogue: "${campaign.slug}/${q.key}" appears twice`);
+      if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(q.key) || q.key === 'performance_daily') throw new Error(`quest catalogue: key "${q.key}" must be lowercase letters, digits and dashes`);
+      if (q.target < 1n || !Number.isInteger(q.xpReward) || q.xpReward < 1) throw new Error(`quest catalogue: "${q.key}" needs a positive target and XP reward`);
+      if (q.modes.length === 0) throw new Error(`quest catalogue: "${q.key}" supports no mode`);
+      keys.add(q.key);
+    }
+    if (quests.filter((q) => q.performanceDaily).length > 1) throw new Error(`quest catalogue: campaign "${campaign.slug}" has more than one performance_daily quest`);
+    if (quests.some((q) => q.performanceDaily && q.timePeriod !== 'daily')) throw new Error(`quest catalogue: the performance_daily quest of "${campaign.slug}" must be daily`);
+  }
+}
