@@ -13,8 +13,8 @@ export interface OutgoingMail {
 }
 
 export interface Mailer {
-  /** False without SMTP_HOST: `send` then refuses with SERVICE_UNAVAILABLE. */
-  readonly configured: boolean;
+  /** Without SMTP_HOST: logs that a mail of this purpose was not sent and refuses with SERVICE_UNAVAILABLE. */
+  assertConfigured(purpose: string): void;
   /** Hands the mail to the SMTP server; UPSTREAM_UNAVAILABLE when it does not accept it. */
   send(mail: OutgoingMail): Promise<void>;
 }
@@ -30,13 +30,11 @@ const SMTP_TIMEOUTS = { connectionTimeout: 5_000, greetingTimeout: 5_000, socket
 export function createMailer(opts: { smtp: Config['smtp']; logger: Logger }): Mailer {
   const { smtp, logger } = opts;
   if (!smtp) {
-    return {
-      configured: false,
-      async send(mail) {
-        logger.warn({ purpose: mail.purpose }, 'mail not sent: SMTP_HOST is not set');
-        throw new AppError('SERVICE_UNAVAILABLE', 'Sending mail is not configured on this server');
-      },
+    const refuse = (purpose: string): never => {
+      logger.warn({ purpose }, 'mail not sent: SMTP_HOST is not set');
+      throw new AppError('SERVICE_UNAVAILABLE', 'This server sends no mail (SMTP is not configured)');
     };
+    return { assertConfigured: refuse, send: async (mail) => refuse(mail.purpose) };
   }
   const transport = nodemailer.createTransport({
     host: smtp.host,
@@ -46,7 +44,7 @@ export function createMailer(opts: { smtp: Config['smtp']; logger: Logger }): Ma
     ...SMTP_TIMEOUTS,
   });
   return {
-    configured: true,
+    assertConfigured: () => undefined,
     async send(mail) {
       try {
         const info = await transport.sendMail({ from: smtp.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });

@@ -10,7 +10,7 @@ function lifetime(seconds: number): string {
 }
 
 /** The address-confirmation mail: the link (which carries the token), its lifetime and its expiry time. */
-export function emailVerificationMail(opts: { to: string; link: string; ttlSeconds: number; expiresAt: Date }): OutgoingMail {
+export function emailVerificationMail(opts: { to: string; link: string; ttlSeconds: number; expiresAt: Date; purpose: string }): OutgoingMail {
   const expiry = `${lifetime(opts.ttlSeconds)} (at ${opts.expiresAt.toISOString().replace('T', ' ').slice(0, 16)} UTC)`;
   const text = [
     'Please confirm that this is your email address by opening this link:',
@@ -30,5 +30,5 @@ export function emailVerificationMail(opts: { to: string; link: string; ttlSecon
     '<p>If you did not ask for this, ignore this mail: the address will not be added to any profile.</p>',
     '</body></html>',
   ].join('\n');
-  return { to: opts.to, subject: 'Confirm your email address', text, html, purpose: 'email-verification' };
+  return { to: opts.to, subject: 'Confirm your email address', text, html, purpose: opts.purpose };
 }

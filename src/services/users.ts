@@ -127,6 +127,7 @@ export const verifyEmailInput = z.strictObject({
 // ── the service ──
 
 const HOUR_MS = 3_600_000;
+const VERIFICATION_MAIL = 'email-verification';
 const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
 const isUniqueViolation = (err: unknown): boolean => (err as { code?: unknown })?.code === 'P2002';
 const invalidToken = () => new AppError('EMAIL_TOKEN_INVALID', 'This verification link is not valid or was already used');
@@ -191,7 +192,7 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
 
     async startEmailVerification(wallet, input) {
       const { email: address } = parseInput(startEmailVerificationInput, input);
-      if (!mailer.configured) throw new AppError('SERVICE_UNAVAILABLE', 'Email verification is not available: this server sends no mail');
+      mailer.assertConfigured(VERIFICATION_MAIL);
       const profile = await ensureProfile(wallet);
       if (profile.email === address && profile.emailVerifiedAt) throw new AppError('CONFLICT', 'This address is already verified on your profile');
       const owner = await db.prisma.profile.findUnique({ where: { email: address }, select: { id: true } });
@@ -209,7 +210,7 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
       });
       const link = `${config.appUrl}/verify-email?token=${token}`;
       try {
-        await mailer.send(emailVerificationMail({ to: address, link, ttlSeconds: config.emailTokenTtlSeconds, expiresAt }));
+        await mailer.send(emailVerificationMail({ to: address, link, ttlSeconds: config.emailTokenTtlSeconds, expiresAt, purpose: VERIFICATION_MAIL }));
       } catch (err) {
         await db.prisma.emailVerificationToken.deleteMany({ where: { tokenHash: hash } });
         throw err;

@@ -172,6 +172,21 @@ describe('email verification', () => {
     expect((await profileOf(wallet)).email).toBe(secondAddress);
   });
 
+  it('leaves one live link when starts of one profile run in parallel', async () => {
+    const wallet = newWallet();
+    const before = smtp.mails.length;
+    const addresses = [uniqueEmail('par0'), uniqueEmail('par1'), uniqueEmail('par2')];
+    const starts = await Promise.all(addresses.map((email) => post('/api/users/me/email', { email }, bearer(wallet))));
+    expect(starts.map((s) => s.status)).toEqual([202, 202, 202]);
+    await waitFor(() => smtp.mails.length >= before + 3, 10_000, 'three verification mails');
+    const tokens = smtp.mails.slice(before).map((m) => LINK.exec(m.text)![1]);
+    issuedTokens.push(...tokens);
+    const outcomes = [];
+    for (const token of tokens) outcomes.push((await verify(token)).status);
+    expect(outcomes.filter((s) => s === 200)).toHaveLength(1);
+    expect(outcomes.filter((s) => s === 400)).toHaveLength(2);
+  });
+
   it('keeps a verified address to its profile: CONFLICT at start, and at verify when two profiles raced', async () => {
     const [alice, bob, carol] = [newWallet(), newWallet(), newWallet()];
     const shared = uniqueEmail('shared');
@@ -251,6 +266,7 @@ describe('without SMTP settings', () => {
       expect(res.status).toBe(503);
       expect((await res.json()).error.code).toBe('SERVICE_UNAVAILABLE');
       expect(await noMail.db.prisma.profile.count({ where: { walletAddress: wallet } })).toBe(0);
+      expect(noMail.logs.lines.filter((l) => l.msg === 'mail not sent: SMTP_HOST is not set')).toEqual([expect.objectContaining({ purpose: 'email-verification' })]);
     } finally {
       await noMail.close();
     }

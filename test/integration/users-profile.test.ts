@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MeDocument, StartEmailVerificationDocument, UpdateProfileDocument, type UpdateProfileInput } from '../../src/generated/graphql';
 import { startApi, type TestApi } from '../helpers/api';
@@ -218,5 +219,20 @@ describe('access token', () => {
       }
     }
     expect(await api.db.prisma.profile.count()).toBe(before);
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('describes the users routes with the service rules as body schemas', async () => {
+    const doc = await (await fetch(`${api.url}/api/openapi.json`)).json();
+    const validator = new Validator();
+    expect((await validator.validate(structuredClone(doc))).errors ?? []).toEqual([]);
+    expect(Object.keys(doc.paths['/api/users/me']).sort()).toEqual(['get', 'patch']);
+    const patchBody = doc.paths['/api/users/me'].patch.requestBody.content['application/json'].schema;
+    expect(patchBody.additionalProperties).toBe(false);
+    expect(patchBody.properties.displayName.anyOf).toContainEqual(expect.objectContaining({ type: 'string', minLength: 1, maxLength: 32 }));
+    expect(doc.paths['/api/users/me/email'].post.responses['202']).toBeDefined();
+    expect(doc.paths['/api/users/email/verify'].post.responses['400'].description).toContain('EMAIL_TOKEN_EXPIRED');
+    expect(doc.paths['/api/users/email/verify'].get).toBeUndefined();
   });
 });
