@@ -4,6 +4,7 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import { GraphQLError } from 'graphql';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
 import { resolveOperation } from './operation-checks';
+import { jitGateway } from './executor';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphqlContext } from './context';
 import type { GraphqlPolicy } from './policy';
@@ -16,7 +17,8 @@ import type { GraphqlPolicy } from './policy';
  */
 export function createApollo(policy: GraphqlPolicy): ApolloServer<GraphqlContext> {
   return new ApolloServer<GraphqlContext>({
-    schema: policy.schema,
+    // Execution through compiled plans (./executor.ts); Apollo keeps parsing, validation and plugins.
+    gateway: jitGateway(policy.schema, policy.executor),
     introspection: true,
     parseOptions: policy.parseOptions,
     validationRules: policy.documentRules,

@@ -7,6 +7,7 @@ import { checkDocumentSource, PARSE_OPTIONS } from './document-caps';
 import { createErrorFormatter, codedError } from './errors';
 import { queryLimitRules, type QueryLimits } from './limits';
 import { operationRecorder } from './metrics';
+import { createJitExecutor } from './executor';
 import { checkOperation, noIntrospectionRule, resolveOperation, storableLiteralsRule, type Transport } from './operation-checks';
 
 export interface GraphqlPolicyOptions {
@@ -89,6 +90,7 @@ export function createGraphqlPolicy(opts: GraphqlPolicyOptions) {
 
   return {
     schema,
+    executor: createJitExecutor(schema),
     parseOptions: PARSE_OPTIONS,
     documentRules,
     screen,

@@ -24,7 +24,8 @@ const HTTP_CATALOGUE: Array<[string, unknown, Record<string, string>, number, st
   ['two operations without operationName', { query: 'query A { __typename } query B { __typename }' }, JSON_HEADERS, 400, 'BAD_REQUEST'],
   ['unknown operationName', { query: 'query A { __typename }', operationName: 'B' }, JSON_HEADERS, 400, 'BAD_REQUEST'],
   ['a subscription over HTTP', { query: 'subscription { activity { kind } }' }, JSON_HEADERS, 400, 'OPERATION_NOT_SUPPORTED'],
-  ['a mutation (the schema has none)', { query: 'mutation { doIt }' }, JSON_HEADERS, 400, 'OPERATION_NOT_SUPPORTED'],
+  ['a subscription (HTTP serves queries and mutations)', { query: 'subscription { activity { kind } }' }, JSON_HEADERS, 400, 'OPERATION_NOT_SUPPORTED'],
+  ['an unknown mutation field', { query: 'mutation { doIt }' }, JSON_HEADERS, 400, 'GRAPHQL_VALIDATION_FAILED'],
   ['a NUL in a literal', { query: '{ blogPost(slug: "a\\u0000b") { title } }' }, JSON_HEADERS, 400, 'VALIDATION_FAILED'],
   ['a NUL in a variable', { query: POST_BY_SLUG, variables: { slug: 'a\u0000b' } }, JSON_HEADERS, 400, 'VALIDATION_FAILED'],
   ['a lone surrogate in a variable', { query: POST_BY_SLUG, variables: { slug: 'a\ud800b' } }, JSON_HEADERS, 400, 'VALIDATION_FAILED'],
@@ -48,7 +49,7 @@ const WS_CATALOGUE: Array<[string, Record<string, unknown>, string]> = [
   ['two anonymous operations', { query: '{ __typename } { __typename }' }, 'GRAPHQL_VALIDATION_FAILED'],
   ['two operations without operationName', { query: 'query A { __typename } query B { __typename }' }, 'BAD_REQUEST'],
   ['unknown operationName', { query: 'query A { __typename }', operationName: 'B' }, 'BAD_REQUEST'],
-  ['a mutation (the schema has none)', { query: 'mutation { doIt }' }, 'OPERATION_NOT_SUPPORTED'],
+  ['an unknown mutation field', { query: 'mutation { doIt }' }, 'GRAPHQL_VALIDATION_FAILED'],
   ['a NUL in a literal', { query: '{ blogPost(slug: "a\\u0000b") { title } }' }, 'VALIDATION_FAILED'],
   ['a NUL in a variable', { query: POST_BY_SLUG, variables: { slug: 'a\u0000b' } }, 'VALIDATION_FAILED'],
   ['a lone surrogate in a variable', { query: POST_BY_SLUG, variables: { slug: 'a\udc00b' } }, 'VALIDATION_FAILED'],
@@ -83,7 +84,7 @@ describe('client mistakes are client errors, never INTERNAL', () => {
       return { status: res.status, codes: codesOf(await res.json()) };
     };
     expect(await get('{ __typename }', undefined, {})).toEqual({ status: 400, codes: ['BAD_REQUEST'] });
-    expect(await get('mutation { doIt }')).toEqual({ status: 405, codes: ['METHOD_NOT_ALLOWED'] });
+    expect(await get('mutation { logout(refreshToken: "rt_x") }')).toEqual({ status: 405, codes: ['METHOD_NOT_ALLOWED'] });
     expect(await get(POST_BY_SLUG, { slug: 'a\u0000' })).toEqual({ status: 400, codes: ['VALIDATION_FAILED'] });
     expect(await get('{ serverStatus { status } }')).toEqual({ status: 200, codes: [] });
   });

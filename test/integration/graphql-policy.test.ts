@@ -15,7 +15,7 @@ const CASES: Array<[string, Record<string, unknown>, string, number]> = [
   ['a misspelt enum value in a variable', { query: 'query B($b: LeaderboardBoard!) { leaderboard(board: $b) { rank } }', variables: { b: 'BE' } }, 'VALIDATION_FAILED', 400],
   ['the 30-level fragment bomb', { query: bomb }, 'QUERY_TOO_COMPLEX', 400],
   ['too many aliases', { query: `{ ${Array.from({ length: 21 }, (_, i) => `a${i}: __typename`).join(' ')} }` }, 'QUERY_TOO_COMPLEX', 400],
-  ['a mutation', { query: 'mutation { x }' }, 'OPERATION_NOT_SUPPORTED', 400],
+  ['a mutation that needs a login', { query: 'mutation { logout(refreshToken: "rt_unknown") }' }, 'UNAUTHENTICATED', 200],
   ['a NUL in a variable', { query: 'query P($s: String!) { blogPost(slug: $s) { title } }', variables: { s: '\u0000' } }, 'VALIDATION_FAILED', 400],
   ['an app error from a resolver', { query: '{ leaderboard(board: BET, coinType: "not a type") { rank } }' }, 'VALIDATION_FAILED', 200],
   ['an out-of-range page size', { query: '{ leaderboard(board: BET, limit: 0) { rank } }' }, 'VALIDATION_FAILED', 200],
