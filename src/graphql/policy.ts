@@ -1,4 +1,5 @@
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
 import type { Services } from '../services';
@@ -27,6 +28,9 @@ export interface OperationRequest {
 }
 
 export type PreparedOperation = { document: DocumentNode; operation: OperationDefinitionNode } | { errors: GraphQLError[]; operation?: OperationDefinitionNode };
+
+/** Characters of screened-and-passed documents remembered per process (so a passing document is parsed once). */
+const SCREENED_SOURCES_MAX_CHARS = 4 * 1024 * 1024;
 
 /** Gives graphql-js's own errors (syntax, validation) the code Apollo gives them over HTTP. */
 const withCode = (error: GraphQLError, code: 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED') =>
@@ -68,7 +72,15 @@ export function createGraphqlPolicy(opts: GraphqlPolicyOptions) {
    * The bounded first stage (document caps, then the linear limit rules): the errors of a
    * source refused as too complex, else null (syntax errors are left to the next stage).
    */
+  const screened = new LRUCache<string, true>({ maxSize: SCREENED_SOURCES_MAX_CHARS, sizeCalculation: (_v, source) => Math.max(1, source.length) });
   const screen = (source: string): GraphQLError[] | null => {
+    // Frontends send the same few documents over and over: one that passed is not parsed again.
+    if (screened.has(source)) return null;
+    const refused = screenSource(source);
+    if (!refused) screened.set(source, true);
+    return refused;
+  };
+  const screenSource = (source: string): GraphQLError[] | null => {
     const document = parseWithinCaps(source);
     if (document instanceof GraphQLError) return document.extensions.code === 'QUERY_TOO_COMPLEX' ? [document] : null;
     const overLimit = validate(schema, document, limitRules);
