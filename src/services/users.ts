@@ -65,10 +65,10 @@ export interface UsersServiceDeps {
 
 // ── inputs: one set of rules for REST and GraphQL ──
 
-export const DISPLAY_NAME_MAX = 32;
-export const BIO_MAX = 280;
-export const AVATAR_URL_MAX = 2048;
-export const EMAIL_MAX = 254;
+const DISPLAY_NAME_MAX = 32;
+const BIO_MAX = 280;
+const AVATAR_URL_MAX = 2048;
+const EMAIL_MAX = 254;
 
 /** Lengths count characters (code points), as JSON Schema's maxLength does, not UTF-16 units. */
 const characters = (s: string): number => [...s].length;
