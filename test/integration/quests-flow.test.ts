@@ -69,8 +69,8 @@ describe('quests over HTTP', () => {
     const board = await rest(api.url, 'GET', '/analytics/leaderboards/xp?limit=100');
     const mine = board.body.entries.filter((e: { player: string }) => e.player === player.address);
     expect(mine).toEqual([expect.objectContaining({ score: '50', rank: 1 })]);
-    const rank = await gql(api.url, LeaderboardRankDocument, { board: 'xp' as never, player: player.address });
-    expect(rank.body.data?.leaderboardRank).toMatchObject({ rank: 1, score: '50' });
+    const rank = await gql(api.url, LeaderboardRankDocument, { board: 'XP', player: player.address });
+    expect(rank.body).toMatchObject({ data: { leaderboardRank: { rank: 1, score: '50' } } });
     expect(await claimFootprint(api.db)).toEqual({ claims: 1, xpRows: 1, questXp: '50', buckets: 1 });
 
     const claimed = await status();
