@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectSocialDocument, DisconnectSocialDocument, SocialLinksDocument } from '../../src/generated/graphql';
+import { ConnectSocialDocument, DisconnectSocialDocument, MeWithSocialLinksDocument, SocialLinksDocument } from '../../src/generated/graphql';
 import { startApi, type TestApi } from '../helpers/api';
 import { loginWithKeypair } from '../helpers/auth';
 import { gql } from '../helpers/client';
@@ -119,6 +119,9 @@ describe('GraphQL', () => {
     responseTexts.push(JSON.stringify(started.body));
     const back = await landOnCallback(await authorizeInBrowser(new URL(started.body.data!.connectSocial.authorizationUrl)));
     expect(back.searchParams.get('linked')).toBe('social_network');
+    const me = await gql(api.url, MeWithSocialLinksDocument, {}, bearer(user.accessToken));
+    expect(me.body.errors).toBeUndefined();
+    expect(me.body.data?.me.socialLinks).toEqual([{ provider: 'SOCIAL_NETWORK', externalId: '777000111', username: 'gql-user', linkedAt: expect.any(String) }]);
 
     const removed = await gql(api.url, DisconnectSocialDocument, { provider: 'SOCIAL_NETWORK' }, bearer(user.accessToken));
     expect(removed.body.data?.disconnectSocial).toBe(true);

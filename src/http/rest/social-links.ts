@@ -64,6 +64,7 @@ export async function socialLinkRoutes(app: FastifyInstance, services: Services)
         description:
           'Authorization code with state and PKCE (S256). The state is bound to the caller, single use, valid 10 minutes; the provider returns the browser to GET /api/users/social/{provider}/callback.',
         params: providerParams(OAUTH_PROVIDERS),
+        body: { type: 'object', additionalProperties: false, properties: {}, description: 'Empty (or no body): the provider is in the path' },
         response: {
           200: { type: 'object', required: ['authorizationUrl'], properties: { authorizationUrl: { type: 'string', format: 'uri' } } },
           ...errorResponses(['VALIDATION_FAILED', 'SERVICE_UNAVAILABLE', ...AUTH_ERRORS, ...COMMON_ERRORS]),
