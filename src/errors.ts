@@ -10,6 +10,23 @@ export const ERROR_STATUS = {
   OPERATION_NOT_SUPPORTED: 400,
   VALIDATION_FAILED: 400,
   UNAUTHENTICATED: 401,
+  // Auth (src/services/auth.ts, users.ts, social-links.ts): each refusal names its reason.
+  TOKEN_INVALID: 401,
+  TOKEN_EXPIRED: 401,
+  CHALLENGE_INVALID: 401,
+  CHALLENGE_EXPIRED: 401,
+  SIGNATURE_INVALID: 401,
+  REFRESH_TOKEN_INVALID: 401,
+  REFRESH_TOKEN_REUSED: 401,
+  ID_TOKEN_INVALID: 401,
+  OAUTH_STATE_INVALID: 400,
+  EMAIL_TOKEN_INVALID: 400,
+  EMAIL_TOKEN_EXPIRED: 400,
+  ACCOUNT_ALREADY_LINKED: 409,
+  /** The social provider refused the grant (user denied, or it rejected the code or PKCE verifier). */
+  OAUTH_GRANT_REFUSED: 400,
+  /** A signed social login payload older than its accepted age. */
+  SOCIAL_PAYLOAD_EXPIRED: 400,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
@@ -18,6 +35,8 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   CLAIM_PERIOD_INVALID: 422,
+  /** A quest claim whose quest is not complete for the period (src/services/quests.ts). */
+  QUEST_INCOMPLETE: 422,
   EDITORIAL_REJECTED: 422,
   // The partner webhook's contract (cms/webhook/types.ts WEBHOOK_FAILURES; src/services/blog.ts checks they agree).
   INVALID_BODY: 400,

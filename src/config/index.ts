@@ -11,6 +11,16 @@ export class ConfigError extends Error {
   }
 }
 
+/** An OAuth 2.0 provider's client registration and endpoints (authorization code + PKCE). */
+export interface SocialOAuthConfig {
+  clientId: string;
+  clientSecret: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+  userinfoUrl: string;
+  scopes: string[];
+}
+
 interface SmtpConfig {
   host: string;
   port: number;
@@ -37,10 +47,31 @@ export interface Config {
     corsOrigins: string[];
   };
   graphql: { maxDepth: number; maxAliases: number; maxCost: number; introspection: boolean };
+  /** Quest claims per wallet (QUESTS.CLAIM_RATE_LIMIT_*). */
+  quests: { claimRateLimit: { max: number; windowMs: number } };
   databaseUrl?: string;
   /** PostgreSQL `statement_timeout` of the API/indexer pool (0 = none): the safety net behind per-request query cancellation. */
   databaseStatementTimeoutMs: number;
   jwt: { secret: string; issuer: string; generated: boolean };
+  auth: {
+    /** Host named in the signed login message. */
+    domain: string;
+    /** APP_URL without a trailing slash (links in mails, OAuth redirect URIs). */
+    appUrl: string;
+    challengeTtlSeconds: number;
+    accessTtlSeconds: number;
+    refreshTtlSeconds: number;
+    emailTokenTtlSeconds: number;
+    zkLogin: { issuer: string; jwksUrl?: string; clientIds: string[]; serviceUrl: string; serviceKey?: string };
+  };
+  /** Social account linking; a provider is undefined until its credentials are set. */
+  social: {
+    chatPlatform?: SocialOAuthConfig;
+    socialNetwork?: SocialOAuthConfig;
+    messagingPlatform?: { botToken: string; maxAgeSeconds: number };
+  };
+  /** Outgoing mail (email verification, editor password resets); undefined without SMTP_HOST. */
+  smtp?: SmtpConfig;
   store: {
     cacheStore: 'redis' | 'memory';
     url?: string;
@@ -170,9 +201,33 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       maxCost: s['GRAPHQL.MAX_COST'],
       introspection: s['GRAPHQL.INTROSPECTION'] ?? (!production && s.NETWORK !== 'mainnet'),
     },
+    quests: { claimRateLimit: { max: s['QUESTS.CLAIM_RATE_LIMIT_MAX'], windowMs: s['QUESTS.CLAIM_RATE_LIMIT_WINDOW_MS'] } },
     databaseUrl: s.DATABASE_URL,
     databaseStatementTimeoutMs: s['DATABASE.STATEMENT_TIMEOUT_MS'],
     jwt: { secret: s.JWT_SECRET ?? DEV_JWT_SECRET, issuer: s.JWT_ISSUER, generated: !s.JWT_SECRET },
+    auth: {
+      domain: s['AUTH.DOMAIN'] ?? new URL(appUrl).host,
+      appUrl: trimSlash(appUrl),
+      challengeTtlSeconds: s['AUTH.CHALLENGE_TTL_SECONDS'],
+      accessTtlSeconds: s['AUTH.ACCESS_TTL_SECONDS'],
+      refreshTtlSeconds: s['AUTH.REFRESH_TTL_SECONDS'],
+      emailTokenTtlSeconds: s['AUTH.EMAIL_TOKEN_TTL_SECONDS'],
+      zkLogin: {
+        issuer: s['AUTH.ZKLOGIN_ISSUER'],
+        jwksUrl: s['AUTH.ZKLOGIN_JWKS_URL'],
+        clientIds: [s['AUTH.ZKLOGIN_CLIENT_ID_WEB'], s['AUTH.ZKLOGIN_CLIENT_ID_MOBILE']].filter((v): v is string => v !== undefined),
+        serviceUrl: trimSlash(s['AUTH.ZKLOGIN_SERVICE_URL']),
+        serviceKey: s['AUTH.ZKLOGIN_SERVICE_KEY'],
+      },
+    },
+    social: {
+      chatPlatform: socialOAuth(s, 'CHAT_PLATFORM'),
+      socialNetwork: socialOAuth(s, 'SOCIAL_NETWORK'),
+      messagingPlatform: s['SOCIAL.MESSAGING_PLATFORM.BOT_TOKEN']
+        ? { botToken: s['SOCIAL.MESSAGING_PLATFORM.BOT_TOKEN'], maxAgeSeconds: s['SOCIAL.MESSAGING_PLATFORM.MAX_AGE_SECONDS'] }
+        : undefined,
+    },
+    smtp: s.SMTP_HOST ? smtpConfig(s, s.SMTP_HOST, appUrl) : undefined,
     store: {
       // An address alone means Redis; an explicit CACHE_STORE=memory wins (the store warns that it ignores the address).
       cacheStore: s.CACHE_STORE ?? (s.SHARED_STORE_URL || s.SHARED_STORE_HOST ? 'redis' : 'memory'),
@@ -231,6 +286,20 @@ function smtpConfig(s: Settings, host: string, appUrl: string): SmtpConfig {
     user: s.SMTP_USER,
     password: s.SMTP_PASSWORD,
     from: s.SMTP_FROM ?? `Platform Blog <blog@${appHost.includes('.') ? appHost : 'localhost.localdomain'}>`,
+  };
+}
+
+function socialOAuth(s: Settings, p: 'CHAT_PLATFORM' | 'SOCIAL_NETWORK'): SocialOAuthConfig | undefined {
+  const clientId = s[`SOCIAL.${p}.CLIENT_ID`];
+  const clientSecret = s[`SOCIAL.${p}.CLIENT_SECRET`];
+  if (!clientId || !clientSecret) return undefined;
+  return {
+    clientId,
+    clientSecret,
+    authorizationUrl: s[`SOCIAL.${p}.AUTHORIZATION_URL`],
+    tokenUrl: s[`SOCIAL.${p}.TOKEN_URL`],
+    userinfoUrl: s[`SOCIAL.${p}.USERINFO_URL`],
+    scopes: s[`SOCIAL.${p}.SCOPES`].split(/[\s,]+/).filter(Boolean),
   };
 }
 

@@ -31,6 +31,9 @@ export const SETTINGS = {
   'HTTP.REQUEST_TIMEOUT_MS': setting(int({ min: 1 }).default(5000)),
   'HTTP.RATE_LIMIT_MAX': setting(int({ min: 1 }).default(300)),
   'HTTP.RATE_LIMIT_WINDOW_MS': setting(int({ min: 1 }).default(60_000)),
+  /** Quest claims per wallet per window (src/services/quests.ts), on top of the HTTP admission limits. */
+  'QUESTS.CLAIM_RATE_LIMIT_MAX': setting(int({ min: 1 }).default(10)),
+  'QUESTS.CLAIM_RATE_LIMIT_WINDOW_MS': setting(int({ min: 1 }).default(60_000)),
   TRUSTED_PROXY_CIDRS: setting(list({ check: isCidr, message: (v) => `"${v}" is not an IP address or CIDR range` }).default([])),
   /** Browser origins (besides APP_URL's) allowed to call the API cross-origin. */
   CORS_ORIGINS: setting(
@@ -47,6 +50,39 @@ export const SETTINGS = {
   /** Unset outside production and mainnet: a fixed development-only key (see index.ts). */
   JWT_SECRET: secret(text().min(32, { error: 'must be at least 32 characters' }).optional()),
   JWT_ISSUER: setting(text().default('platform-backend')),
+
+  /** Host named in the wallet login message. Unset: APP_URL's host. */
+  'AUTH.DOMAIN': setting(text().optional()),
+  'AUTH.CHALLENGE_TTL_SECONDS': setting(int({ min: 10 }).default(300)),
+  'AUTH.ACCESS_TTL_SECONDS': setting(int({ min: 10 }).default(900)),
+  'AUTH.REFRESH_TTL_SECONDS': setting(int({ min: 60 }).default(30 * 24 * 3600)),
+  'AUTH.EMAIL_TOKEN_TTL_SECONDS': setting(int({ min: 60 }).default(24 * 3600)),
+  /** OpenID issuer whose ID tokens zkLogin accepts. */
+  'AUTH.ZKLOGIN_ISSUER': setting(url().default('https://accounts.google.com')),
+  /** Unset: the issuer's discovery document names it. */
+  'AUTH.ZKLOGIN_JWKS_URL': setting(url().optional()),
+  /** The two identity-provider client IDs (web and mobile apps) an ID token's audience must be one of. */
+  'AUTH.ZKLOGIN_CLIENT_ID_WEB': setting(text().optional()),
+  'AUTH.ZKLOGIN_CLIENT_ID_MOBILE': setting(text().optional()),
+  'AUTH.ZKLOGIN_SERVICE_URL': setting(url().default('https://api.enoki.mystenlabs.com')),
+  'AUTH.ZKLOGIN_SERVICE_KEY': secret(text().optional()),
+
+  /** Social account linking (src/providers/social-*.ts): a provider without credentials is offered as "not configured". */
+  'SOCIAL.CHAT_PLATFORM.CLIENT_ID': setting(text().optional()),
+  'SOCIAL.CHAT_PLATFORM.CLIENT_SECRET': secret(text().optional()),
+  'SOCIAL.CHAT_PLATFORM.AUTHORIZATION_URL': setting(url().default('https://discord.com/oauth2/authorize')),
+  'SOCIAL.CHAT_PLATFORM.TOKEN_URL': setting(url().default('https://discord.com/api/oauth2/token')),
+  'SOCIAL.CHAT_PLATFORM.USERINFO_URL': setting(url().default('https://discord.com/api/users/@me')),
+  'SOCIAL.CHAT_PLATFORM.SCOPES': setting(text().default('identify')),
+  'SOCIAL.SOCIAL_NETWORK.CLIENT_ID': setting(text().optional()),
+  'SOCIAL.SOCIAL_NETWORK.CLIENT_SECRET': secret(text().optional()),
+  'SOCIAL.SOCIAL_NETWORK.AUTHORIZATION_URL': setting(url().default('https://x.com/i/oauth2/authorize')),
+  'SOCIAL.SOCIAL_NETWORK.TOKEN_URL': setting(url().default('https://api.x.com/2/oauth2/token')),
+  'SOCIAL.SOCIAL_NETWORK.USERINFO_URL': setting(url().default('https://api.x.com/2/users/me')),
+  'SOCIAL.SOCIAL_NETWORK.SCOPES': setting(text().default('users.read tweet.read')),
+  'SOCIAL.MESSAGING_PLATFORM.BOT_TOKEN': secret(text().optional()),
+  /** How old a signed login payload (its auth_date) may be. */
+  'SOCIAL.MESSAGING_PLATFORM.MAX_AGE_SECONDS': setting(int({ min: 60 }).default(24 * 3600)),
 
   PLATFORM_PACKAGE_ID: setting(text().default('0x0000000000000000000000000000000000000000000000000000000000000000')),
   POLLING_INTERVAL_MS: setting(int({ min: 10 }).default(2000)),

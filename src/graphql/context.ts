@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { AppError } from '../errors';
 import type { AccessClaims } from '../services/tokens';
 import type { Services } from '../services';
 
@@ -20,3 +21,9 @@ export const requestSignal = (request: FastifyRequest): AbortSignal =>
 export const contextBuilder =
   (services: Services) =>
   (caller: Omit<GraphqlContext, 'services'>): GraphqlContext => ({ ...caller, services });
+
+/** The caller's wallet, or UNAUTHENTICATED: for operations that need a logged-in player. */
+export function requireWallet(ctx: Pick<GraphqlContext, 'auth'>): string {
+  if (!ctx.auth) throw new AppError('UNAUTHENTICATED', 'This needs an access token: Authorization: Bearer <token>');
+  return ctx.auth.wallet;
+}

@@ -12,7 +12,7 @@ import { requestSignal, type GraphqlContext } from '../graphql/context';
 import { createGraphqlWsGateway, registerGraphqlWs } from '../gateway/graphql-ws';
 import { DEFAULT_CAPS, type ConnectionCaps } from '../gateway/caps';
 import { registerAdmission } from './admission';
-import { registerAuthContext } from './auth-context';
+import { registerAuthContext, registerAuthRefusal } from './auth-context';
 import { registerErrorHandling } from './error-handler';
 import { registerStorableInputCheck } from './storable-input';
 import { registerMetrics } from './metrics';
@@ -63,6 +63,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   if (deps.admission !== false) {
     registerAdmission(app, { store: deps.store, max: config.http.rateLimit.max, windowMs: config.http.rateLimit.windowMs, metrics: deps.metrics });
   }
+  registerAuthRefusal(app);
 
   const caps = { ...DEFAULT_CAPS, ...deps.caps };
   await app.register(websocket, { options: { maxPayload: caps.maxPayloadBytes }, preClose: websocketPreClose });

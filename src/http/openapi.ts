@@ -39,6 +39,7 @@ export async function registerOpenApi(app: FastifyInstance, opts: { version: str
       components: {
         securitySchemes: {
           webhookSecret: { type: 'http', scheme: 'bearer', description: 'The shared `WEBHOOK_SECRET` of the content partner.' },
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The access token from /api/auth/login, /api/auth/zklogin or /api/auth/refresh.' },
         },
       },
     },

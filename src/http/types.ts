@@ -1,3 +1,4 @@
+import type { AppError } from '../errors';
 import type { AccessClaims } from '../services/tokens';
 
 /** Per-route admission override (`config.rateLimit` on a route); `false` exempts the route. */
@@ -7,6 +8,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Verified access-token claims, when the request carried a valid JWT. */
     auth: AccessClaims | null;
+    /** Set when the request carried a bearer token that was refused (answered after admission). */
+    authRefusal: AppError | null;
     startedAt: bigint;
     timeoutSignal: AbortSignal;
   }

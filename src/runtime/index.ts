@@ -115,7 +115,10 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   const db = overrides.db ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, statementTimeoutMs: config.databaseStatementTimeoutMs }));
   if (!overrides.db) shutdown.add('db', 'database', () => db.close());
   const pubSub = createPubSub(store, { logger });
-  const services = await createServices({ config, logger, db, store, pubSub, version: overrides.version ?? VERSION, leaderboardCacheTtlMs: overrides.leaderboardCacheTtlMs });
+  const services = await createServices({ config, logger, db, store, pubSub, version: overrides.version ?? VERSION, leaderboardCacheTtlMs: overrides.leaderboardCacheTtlMs, registry: metrics.registry });
+  shutdown.add('roles', 'quest lifecycle watch', () => services.quests.close());
+  // First boot: an empty quest catalogue is seeded before the API answers (GET /api/quests/list shows it at once).
+  await services.quests.start();
   shutdown.add('blog', 'blog CMS (Payload)', () => services.blog.close());
   // Payload's migrations are not safe from two processes at once: with the blog process started
   // here too, this process opens (and migrates) its Payload only after that one has; blog reads

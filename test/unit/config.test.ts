@@ -195,7 +195,7 @@ describe('config', () => {
   });
 
   it('drops settings nothing reads (they return with their feature)', () => {
-    for (const gone of ['GENERAL.IPCHECK_API_KEY', 'GENERAL.WELCOME_WHEEL_MAX_REWARD', 'CHAIN.GIVEAWAY_SETTLEMENT_BATCH_SIZE', 'CHAIN.PRICE_API_KEY', 'AUTH.ZKLOGIN_SERVICE_KEY', 'SOCIAL.CHAT_PLATFORM_TOKEN']) {
+    for (const gone of ['GENERAL.IPCHECK_API_KEY', 'GENERAL.WELCOME_WHEEL_MAX_REWARD', 'CHAIN.GIVEAWAY_SETTLEMENT_BATCH_SIZE', 'CHAIN.PRICE_API_KEY']) {
       expect(Object.keys(SETTINGS)).not.toContain(gone);
     }
   });

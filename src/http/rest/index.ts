@@ -1,14 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services';
 import { analyticsRoutes } from './analytics';
+import { authRoutes } from './auth';
 import { blogRoutes } from './blog';
 import { healthRoutes } from './health';
+import { questRoutes } from './quests';
 import { addSharedSchemas } from './responses';
+import { usersRoutes } from './users';
+import { socialLinkRoutes } from './social-links';
+import { zkLoginRoutes } from './zklogin';
 
 /** The `/api` REST shim: one file per domain, each a thin adapter over its service. */
 export async function restRoutes(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   addSharedSchemas(app);
   await healthRoutes(app, opts.services);
+  await authRoutes(app, opts.services);
+  await zkLoginRoutes(app, opts.services);
   await analyticsRoutes(app, opts.services);
   await blogRoutes(app, opts.services);
+  await questRoutes(app, opts.services);
+  await usersRoutes(app, opts.services);
+  await socialLinkRoutes(app, opts.services);
 }
