@@ -94,10 +94,13 @@ describe('admission control (per trusted client IP and per wallet, fixed window)
     const fromNewIp = await send(api, { 'x-forwarded-for': '198.51.100.200', ...auth });
     expect(fromNewIp.status).toBe(429);
     expect(JSON.parse(fromNewIp.body)).toMatchObject({ error: { details: { scope: 'wallet' } } });
-    // without the token the same new IP is admitted, and a forged token is not charged to the wallet
+    // without the token the same new IP is admitted; a forged token is refused (401, not 429):
+    // it was charged to its IP only, never to the wallet it names
     expect((await send(api, { 'x-forwarded-for': '198.51.100.201' })).status).toBe(200);
     const forged = await send(api, { 'x-forwarded-for': '198.51.100.202', authorization: `Bearer ${token.slice(0, -2)}xx` });
-    expect(forged.status).toBe(200);
+    expect(forged.status).toBe(401);
+    expect(JSON.parse(forged.body)).toMatchObject({ error: { code: 'TOKEN_INVALID' } });
+    expect(forged.headers['ratelimit-remaining']).toBe(String(Number(SMALL['HTTP.RATE_LIMIT_MAX']) - 1));
   });
 });
 

@@ -4,7 +4,7 @@ import { challengeInput, loginInput, refreshInput, zkLoginInput } from '../../se
 import type { ClientMeta } from '../../services/auth';
 import { requireWallet } from '../auth-context';
 import { COMMON_ERRORS, errorResponses } from './responses';
-import { documentedBody } from './input-schema';
+import { documentedBody, judgedByService } from './input-schema';
 
 const TOKEN_BODY_ID = 'AuthTokens';
 const tokenBodySchema = {
@@ -29,7 +29,7 @@ export async function authRoutes(app: FastifyInstance, services: Services): Prom
   app.post(
     '/auth/challenge',
     {
-      attachValidation: true,
+      ...judgedByService,
       schema: {
         tags: ['auth'],
         operationId: 'authChallenge',
@@ -55,7 +55,7 @@ export async function authRoutes(app: FastifyInstance, services: Services): Prom
   app.post(
     '/auth/login',
     {
-      attachValidation: true,
+      ...judgedByService,
       schema: {
         tags: ['auth'],
         operationId: 'authLogin',
@@ -74,7 +74,7 @@ export async function authRoutes(app: FastifyInstance, services: Services): Prom
   app.post(
     '/auth/zklogin',
     {
-      attachValidation: true,
+      ...judgedByService,
       schema: {
         tags: ['auth'],
         operationId: 'authZkLogin',
@@ -96,7 +96,7 @@ export async function authRoutes(app: FastifyInstance, services: Services): Prom
   app.post(
     '/auth/refresh',
     {
-      attachValidation: true,
+      ...judgedByService,
       schema: {
         tags: ['auth'],
         operationId: 'authRefresh',
@@ -115,7 +115,7 @@ export async function authRoutes(app: FastifyInstance, services: Services): Prom
   app.post(
     '/auth/logout',
     {
-      attachValidation: true,
+      ...judgedByService,
       schema: {
         tags: ['auth'],
         operationId: 'authLogout',
@@ -130,7 +130,7 @@ export async function authRoutes(app: FastifyInstance, services: Services): Prom
     },
     async (request, reply) => {
       await auth.logout(requireWallet(request), request.body);
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 }

@@ -3,7 +3,7 @@ import type { ErrorCode } from '../../errors';
 import type { Services } from '../../services';
 import { profilePatchInput, startEmailVerificationInput, verifyEmailInput } from '../../services/users';
 import { requireWallet } from '../auth-context';
-import { documentedBody } from './input-schema';
+import { documentedBody, judgedByService } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
 const PROFILE_ID = 'Profile';
@@ -27,12 +27,6 @@ const profileSchema = {
     updatedAt: timestamp,
   },
 } as const;
-
-/**
- * Bodies are judged by the service's zod schema alone: Fastify's Ajv would coerce types and drop
- * unknown fields before the service saw them, so REST would accept what GraphQL refuses.
- */
-const judgedByService = { validatorCompiler: () => () => true } as const;
 
 /** Errors of every route that needs an access token. */
 const AUTHENTICATED: readonly ErrorCode[] = ['UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', ...COMMON_ERRORS];
