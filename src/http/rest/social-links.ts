@@ -123,7 +123,7 @@ export async function socialLinkRoutes(app: FastifyInstance, services: Services)
         operationId: 'socialCallback',
         summary: 'OAuth redirect URI: the provider returns the browser here',
         description:
-          'No access token (a browser navigation): the state names the wallet that connected. Always answers 302 to APP_URL/profile: `?linked={provider}` on success, else `?linkError={CODE}&provider={provider}` with OAUTH_STATE_INVALID, OAUTH_GRANT_REFUSED, ACCOUNT_ALREADY_LINKED, UPSTREAM_UNAVAILABLE, SERVICE_UNAVAILABLE or VALIDATION_FAILED.',
+          'No access token (a browser navigation): the state names the wallet that connected. Always answers 302 to APP_URL/profile: `?linked={provider}` on success, else `?linkError={CODE}&provider={provider}` with OAUTH_STATE_INVALID, OAUTH_GRANT_REFUSED, ACCOUNT_ALREADY_LINKED, UPSTREAM_UNAVAILABLE, SERVICE_UNAVAILABLE, VALIDATION_FAILED or INTERNAL.',
         params: providerParams(OAUTH_PROVIDERS),
         querystring: callbackQuery,
         response: {
@@ -138,10 +138,10 @@ export async function socialLinkRoutes(app: FastifyInstance, services: Services)
         await socialLinks.completeOAuth(provider, request.query);
         return reply.redirect(socialLinks.returnUrl({ provider, linked: true }), 302);
       } catch (err) {
-        if (!isAppError(err) || err.status >= 500) request.log.warn({ err, provider }, 'social link callback failed');
-        if (!isAppError(err)) throw err;
-        request.log.info({ provider, code: err.code }, 'social link callback refused');
-        return reply.redirect(socialLinks.returnUrl({ provider, errorCode: err.code }), 302);
+        // The browser is mid-navigation: every failure goes back to the app, named by its code.
+        if (!isAppError(err)) request.log.error({ err, provider }, 'social link callback failed');
+        else request.log[err.status >= 500 ? 'warn' : 'info']({ provider, code: err.code, reason: err.message }, 'social link callback refused');
+        return reply.redirect(socialLinks.returnUrl({ provider, errorCode: isAppError(err) ? err.code : 'INTERNAL' }), 302);
       }
     },
   );
