@@ -3,7 +3,7 @@ import { isAppError } from '../../errors';
 import type { Services } from '../../services';
 import { OAUTH_PROVIDERS, SOCIAL_PROVIDERS, messagingLoginInput, type OAuthCallbackQuery } from '../../services/social-links';
 import { requireWallet } from '../auth-context';
-import { documentedBody } from './input-schema';
+import { documentedBody, judgedByService } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
 const SOCIAL_LINK_ID = 'SocialLink';
@@ -56,7 +56,7 @@ export async function socialLinkRoutes(app: FastifyInstance, services: Services)
   app.post<{ Params: { provider: string } }>(
     '/users/me/social/:provider/connect',
     {
-      attachValidation: true,
+      ...judgedByService,
       schema: {
         tags: ['users'],
         operationId: 'socialConnect',
@@ -77,7 +77,7 @@ export async function socialLinkRoutes(app: FastifyInstance, services: Services)
   app.post(
     '/users/me/social/messaging_platform/connect',
     {
-      attachValidation: true,
+      ...judgedByService,
       schema: {
         tags: ['users'],
         operationId: 'socialConnectMessagingPlatform',
@@ -96,7 +96,7 @@ export async function socialLinkRoutes(app: FastifyInstance, services: Services)
   app.delete<{ Params: { provider: string } }>(
     '/users/me/social/:provider',
     {
-      attachValidation: true,
+      ...judgedByService,
       schema: {
         tags: ['users'],
         operationId: 'socialDisconnect',
@@ -117,7 +117,7 @@ export async function socialLinkRoutes(app: FastifyInstance, services: Services)
   app.get<{ Params: { provider: string }; Querystring: OAuthCallbackQuery }>(
     '/users/social/:provider/callback',
     {
-      attachValidation: true,
+      ...judgedByService,
       schema: {
         tags: ['users'],
         operationId: 'socialCallback',
