@@ -44,6 +44,17 @@ interface OpenApiDocument {
 }
 
 /** Every `/api` route the app registered (HEAD routes are Fastify's automatic twins of GET). */
+/**
+ * Routes that share a parametric segment under different names print it as `{a}|{b}` (e.g. the
+ * quest routes `…/:slug/:mode/:questKey/status` and `…/:slug/:questKey/claim`): the documented path
+ * among the alternatives is the route's own spelling.
+ */
+function documentedSpelling(key: string): string {
+  if (!key.includes('|')) return key;
+  const candidates = key.split('/').reduce<string[]>((paths, segment) => paths.flatMap((p) => segment.split('|').map((alt) => `${p}/${alt}`)), ['']);
+  return candidates.map((c) => c.slice(1)).find((c) => c in (doc.paths ?? {})) ?? key;
+}
+
 function registeredApiRoutes(): Map<string, Set<string>> {
   const routes = new Map<string, Set<string>>();
   // printRoutes draws a tree: a child line continues its parent's path, 4 columns deeper.
@@ -57,7 +68,7 @@ function registeredApiRoutes(): Map<string, Set<string>> {
     const path = stack.join('');
     if (!m[3] || !path.startsWith('/api/') || DOC_ROUTES.test(path)) continue;
     const methods = m[3].split(', ').filter((x) => x !== 'HEAD');
-    const key = path.replace(/:(\w+)/g, '{$1}');
+    const key = documentedSpelling(path.replace(/:(\w+)/g, '{$1}'));
     routes.set(key, new Set([...(routes.get(key) ?? []), ...methods.map((x) => x.toLowerCase())]));
   }
   return routes;
@@ -110,10 +121,11 @@ describe('GET /api/openapi.json', () => {
         expect(body?.content?.['application/json']?.schema, where).toBeDefined();
       }
       const responses = Object.entries(op.responses ?? {});
-      expect(responses.some(([status]) => status.startsWith('2')), where).toBe(true);
+      // A success, or (a browser's return from an OAuth provider) a redirect.
+      expect(responses.some(([status]) => /^[23]/.test(status)), where).toBe(true);
       expect(responses.some(([status]) => status.startsWith('5')), where).toBe(true);
       for (const [status, response] of responses) {
-        if (status === '204') {
+        if (status === '204' || status.startsWith('3')) {
           expect(response.content, `${where} ${status} has no body`).toBeUndefined();
           continue;
         }
