@@ -5,7 +5,7 @@ import { Secp256k1Keypair } from '@mysten/sui/keypairs/secp256k1';
 import { Secp256r1Keypair } from '@mysten/sui/keypairs/secp256r1';
 import { MultiSigPublicKey } from '@mysten/sui/multisig';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthChallengeDocument, LoginDocument, LogoutDocument, RefreshTokensDocument, ServerStatusDocument } from '../../src/generated/graphql';
+import { AuthChallengeDocument, LoginDocument, LogoutDocument, MeDocument, RefreshTokensDocument } from '../../src/generated/graphql';
 import { startApi, type TestApi } from '../helpers/api';
 import { loginWithKeypair, postJson } from '../helpers/auth';
 import { gql, wsClient, wsQuery } from '../helpers/client';
@@ -32,7 +32,7 @@ async function challengeFor(address: string): Promise<string> {
 
 const getJson = async (path: string, headers: Record<string, string> = {}) => {
   const res = await fetch(`${api.url}${path}`, { headers });
-  return { status: res.status, body: (await res.json()) as { error?: { code: string } } };
+  return { status: res.status, body: (await res.json()) as { error?: { code: string }; walletAddress?: string } };
 };
 
 beforeAll(async () => {
@@ -62,13 +62,18 @@ describe('wallet login over real HTTP', () => {
     expect(jwt.decode(first.accessToken!)).toMatchObject({ sub: address, typ: 'access' });
     expect(await api.db.prisma.profile.count({ where: { walletAddress: address } })).toBe(1);
 
-    // The access token works over GraphQL (HTTP and websocket) and is charged to the wallet.
-    const authed = await gql(api.url, ServerStatusDocument, {}, { authorization: `Bearer ${first.accessToken}` });
-    expect(authed.status).toBe(200);
-    expect(authed.body.errors).toBeUndefined();
-    const ws = wsClient(api.wsUrl, { authorization: `Bearer ${first.accessToken}` });
+    // The access token identifies the wallet over GraphQL (HTTP and websocket) and REST.
+    const bearer = { authorization: `Bearer ${first.accessToken}` };
+    const me = await gql(api.url, MeDocument, {}, bearer);
+    expect(me.body.errors).toBeUndefined();
+    expect(me.body.data!.me.walletAddress).toBe(address);
+    const restMe = await getJson('/api/users/me', bearer);
+    expect(restMe.status).toBe(200);
+    expect(restMe.body).toMatchObject({ walletAddress: address });
+    expect((await getJson('/api/users/me')).body.error?.code).toBe('UNAUTHENTICATED');
+    const ws = wsClient(api.wsUrl, bearer);
     try {
-      expect((await wsQuery(ws, ServerStatusDocument)).errors).toBeUndefined();
+      expect((await wsQuery(ws, MeDocument)).data?.me.walletAddress).toBe(address);
     } finally {
       await ws.dispose();
     }
