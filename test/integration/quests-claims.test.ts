@@ -133,7 +133,11 @@ describe('exact UTC period edges (injected clock)', () => {
     expect(await refusal(() => claim('2026-03-03T00:00:00.000Z'))).toMatchObject({ code: 'CLAIM_PERIOD_INVALID', details: { reason: 'not_started' } });
     const status = await quests.status({ campaignSlug: 'platform', questKey: 'daily-bet', mode: 'live' }, player);
     expect(status).toMatchObject({ periodStart: '2026-03-02T00:00:00.000Z', periodEnd: '2026-03-03T00:00:00.000Z', progress: '1', claimable: true });
-    expect(await claim()).toMatchObject({ periodStart: '2026-03-02T00:00:00.000Z', xpReward: 50, totalXp: '50' });
+    const txHash = '9wZGSpVrBDYaKNWZKUzmYb7KR6tKh4XfBn1xqdYtMpvo';
+    expect(await quests.claim(player, { campaignSlug: 'platform', questKey: 'daily-bet', txHash })).toMatchObject({ periodStart: '2026-03-02T00:00:00.000Z', xpReward: 50, totalXp: '50', txHash });
+    expect(await t.db.query('SELECT time_period, period_start, xp_reward, tx_hash FROM quest_claim WHERE player_address = $1', [player])).toEqual([
+      { time_period: 'daily', period_start: new Date('2026-03-02T00:00:00.000Z'), xp_reward: 50, tx_hash: txHash },
+    ]);
 
     // a bet at 00:00:00.000 belongs to the new day
     await indexBets(t.db, quests, [betEvent(player, at('2026-03-03T00:00:00.000Z'))]);

@@ -118,6 +118,11 @@ describe('quests over HTTP', () => {
     const badHash = await rest(api.url, 'POST', '/quests/campaigns/platform/daily-streak/claim', { token: player.accessToken, body: { txHash: 'not base58 0OIl' } });
     expect(badHash.status).toBe(400);
     expect(badHash.body.error.details.issues[0].path).toBe('/txHash');
+    // the service alone judges REST input: an unknown field is refused, not dropped
+    const extra = await rest(api.url, 'POST', '/quests/campaigns/platform/daily-streak/claim', { token: player.accessToken, body: { bonus: 1000 } });
+    expect(extra.status).toBe(400);
+    expect(extra.body.error.code).toBe('VALIDATION_FAILED');
+    expect(await claimFootprint(api.db)).toMatchObject({ claims: 1 });
   });
 
   it('/metrics counts claims, refusals by reason and evaluation time; the token never reaches the logs', async () => {

@@ -4,7 +4,7 @@ import { requestSignal } from '../../graphql/context';
 import type { Services } from '../../services';
 import { claimBody, MAX_STATUS_CHECKS, QUEST_MODES, statusBatchBody } from '../../services/quests';
 import { requireWallet } from '../auth-context';
-import { documentedBody } from './input-schema';
+import { documentedBody, judgedByService } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
 const QUEST_STATUS_ID = 'QuestStatus';
@@ -117,17 +117,16 @@ async function withRetryAfter<T>(reply: FastifyReply, run: () => Promise<T>): Pr
   }
 }
 
-/** Quest catalogue, statuses and claims (src/services/quests.ts). Inputs are judged by the service. */
+/** Quest catalogue, statuses and claims (src/services/quests.ts). Params, query and body are judged by the service alone. */
 export async function questRoutes(app: FastifyInstance, services: Services): Promise<void> {
   app.addSchema(questStatusSchema);
   app.addSchema(campaignSchema);
   const { quests } = services;
-  const route = { attachValidation: true } as const;
 
   app.get(
     '/quests/list',
     {
-      ...route,
+      ...judgedByService,
       schema: {
         tags: ['quests'],
         operationId: 'questsList',
@@ -141,7 +140,7 @@ export async function questRoutes(app: FastifyInstance, services: Services): Pro
   app.get(
     '/quests/status',
     {
-      ...route,
+      ...judgedByService,
       schema: {
         tags: ['quests'],
         operationId: 'questsDefaultStatus',
@@ -156,7 +155,7 @@ export async function questRoutes(app: FastifyInstance, services: Services): Pro
   app.get(
     '/quests/campaigns/:slug/performance_daily/status',
     {
-      ...route,
+      ...judgedByService,
       schema: {
         tags: ['quests'],
         operationId: 'questsPerformanceDailyStatus',
@@ -174,7 +173,7 @@ export async function questRoutes(app: FastifyInstance, services: Services): Pro
   app.get(
     '/quests/campaigns/:slug/:mode/:questKey/status',
     {
-      ...route,
+      ...judgedByService,
       schema: {
         tags: ['quests'],
         operationId: 'questsStatus',
@@ -197,7 +196,7 @@ export async function questRoutes(app: FastifyInstance, services: Services): Pro
   app.post(
     '/quests/campaigns/:slug/status',
     {
-      ...route,
+      ...judgedByService,
       schema: {
         tags: ['quests'],
         operationId: 'questsBatchStatus',
@@ -215,7 +214,7 @@ export async function questRoutes(app: FastifyInstance, services: Services): Pro
   app.post(
     '/quests/campaigns/:slug/:questKey/claim',
     {
-      ...route,
+      ...judgedByService,
       schema: {
         tags: ['quests'],
         operationId: 'questsClaim',
