@@ -2,12 +2,14 @@
 //  1. a trivial query through Apollo vs a raw Fastify handler (same process, same hooks);
 //  2. a 100-row leaderboard query through Apollo (cached service, and uncached) vs a raw handler over the same database;
 //  3. the admission layer on vs off;
-//  4. (PostgreSQL) one wallet's leaderboardRank on 100,000- and 1,000,000-row boards at 50 connections.
+//  4. the quest list and a 20-check batch status (REST) vs raw handlers doing the same reads;
+//  5. (PostgreSQL) one wallet's leaderboardRank on 100,000- and 1,000,000-row boards at 50 connections.
 // Each figure is printed with its ratio to the baseline measured alongside it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { runLoad, type LoadResult } from './load';
 import { benchIngest } from './ingest';
 import { benchLeaderboardRank } from './leaderboard-rank';
+import { BATCH_BODY, benchQuests } from './quests';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1000);
@@ -60,6 +62,9 @@ try {
   const rawBoard = await measure(cached.url, '/bench/raw/leaderboard');
   lines.push(row('leaderboard top 100: raw SQL handler', rawBoard));
   lines.push(row('leaderboard top 100: Apollo (cached service)', await measure(cached.url, '/graphql', LEADERBOARD), rawBoard));
+  const questTargets: Array<[string, string?]> = [['/bench/raw/quests/list'], ['/api/quests/list'], ['/bench/raw/quests/status', BATCH_BODY], ['/api/quests/campaigns/platform/status', BATCH_BODY]];
+  await warm(cached.url, questTargets);
+  lines.push(...(await benchQuests((path, body) => measure(cached.url, path, body), row)));
   cached.child.kill('SIGTERM');
 
   const uncached = await startServer(['--admission=on', '--cache-ttl=0']);

@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
 import { createLogger } from '../src/observability/logger';
 import { createRuntime } from '../src/runtime';
+import { questRawRoutes, seedQuestProgress } from './quests';
 
 const admission = process.argv.includes('--admission=off') ? false : true;
 const cacheTtl = Number(/--cache-ttl=(\d+)/.exec(process.argv.join(' '))?.[1] ?? 30_000);
@@ -18,6 +19,7 @@ const db = await createDb({ databaseUrl: process.env.BENCH_DATABASE_URL || undef
 const rows = Array.from({ length: 1000 }, (_, i) => `('0x${i.toString(16).padStart(64, '0')}', ${1_000_000 + ((i * 7919) % 100_000)}, ${i % 10})`).join(',');
 await db.query('DELETE FROM xp_leaderboard');
 await db.query(`INSERT INTO xp_leaderboard (player, total_xp, vip_level) VALUES ${rows}`);
+await seedQuestProgress(db);
 const runtime = await createRuntime(config, {
   roles: new Set(['api']),
   logger,
@@ -27,6 +29,7 @@ const runtime = await createRuntime(config, {
   leaderboardCacheTtlMs: cacheTtl,
   listen: { port: 0, host: '127.0.0.1' },
   extraRoutes: (a) => {
+    questRawRoutes(a, db);
     a.get('/bench/raw/trivial', async () => ({ data: { serverStatus: { status: 'ok' } } }));
     a.get('/bench/raw/leaderboard', async () => {
       const result = await db.query<{ player: string; score: string; vip_level: number }>(
