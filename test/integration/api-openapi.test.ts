@@ -40,7 +40,7 @@ interface Operation {
 }
 interface OpenApiDocument {
   paths?: Record<string, Partial<Record<(typeof HTTP_METHODS)[number], Operation>>>;
-  components?: { schemas?: Record<string, Schema> };
+  components?: { schemas?: Record<string, Schema>; securitySchemes?: Record<string, unknown> };
 }
 
 /** Every `/api` route the app registered (HEAD routes are Fastify's automatic twins of GET). */
@@ -138,6 +138,20 @@ describe('GET /api/openapi.json', () => {
       }
     }
     expect(operations().filter((o) => o.method === 'get' && o.path.includes('{')).every((o) => (o.op.parameters ?? []).length > 0)).toBe(true);
+  });
+
+  it('marks every route that needs the access token, and those that take it optionally', () => {
+    expect(Object.keys(doc.components?.securitySchemes ?? {})).toContain('bearerAuth');
+    for (const { path, method, op } of operations()) {
+      const codes = Object.values(op.responses ?? {}).flatMap((r) => r.description.split(', '));
+      const where = `${method.toUpperCase()} ${path}`;
+      const ownScheme = (op.security ?? []).some((s) => Object.keys(s as object).some((name) => name !== 'bearerAuth'));
+      if (ownScheme) continue; // the webhook secret, the operator token
+      if (codes.includes('UNAUTHENTICATED')) expect(op.security, where).toEqual([{ bearerAuth: [] }]);
+      else if (codes.includes('TOKEN_INVALID')) expect(op.security, where).toEqual([{}, { bearerAuth: [] }]);
+    }
+    expect(doc.paths?.['/api/users/me']?.get?.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.paths?.['/api/auth/login']?.post?.security).toBeUndefined();
   });
 
   it('defines the error shape once, as a component every error response references', () => {

@@ -120,7 +120,6 @@ export async function authRoutes(app: FastifyInstance, services: Services): Prom
         tags: ['auth'],
         operationId: 'authLogout',
         summary: 'Revoke the login of a refresh token (needs the access token)',
-        security: [{ bearerAuth: [] }],
         body: documentedBody(refreshInput),
         response: {
           204: { type: 'null', description: 'Logged out' },

@@ -3,16 +3,21 @@ import type { Services } from '../../services';
 import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
 import { blogRoutes } from './blog';
+import { giftRoutes } from './gifts';
+import { priceRoutes } from './prices';
 import { healthRoutes } from './health';
 import { questRoutes } from './quests';
-import { addSharedSchemas } from './responses';
+import { addSharedSchemas, documentBearerAuth } from './responses';
 import { usersRoutes } from './users';
 import { socialLinkRoutes } from './social-links';
 import { zkLoginRoutes } from './zklogin';
+import { onrampRoutes } from './onramps';
+import { welcomeWheelRoutes } from './welcome-wheel';
 
 /** The `/api` REST shim: one file per domain, each a thin adapter over its service. */
 export async function restRoutes(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   addSharedSchemas(app);
+  documentBearerAuth(app);
   await healthRoutes(app, opts.services);
   await authRoutes(app, opts.services);
   await zkLoginRoutes(app, opts.services);
@@ -21,4 +26,8 @@ export async function restRoutes(app: FastifyInstance, opts: { services: Service
   await questRoutes(app, opts.services);
   await usersRoutes(app, opts.services);
   await socialLinkRoutes(app, opts.services);
+  await onrampRoutes(app, opts.services);
+  await welcomeWheelRoutes(app, opts.services);
+  await priceRoutes(app, opts.services);
+  await giftRoutes(app, opts.services);
 }

@@ -43,3 +43,18 @@ export function errorResponses(codes: readonly ErrorCode[]): Record<number, { de
 export function addSharedSchemas(app: FastifyInstance): void {
   app.addSchema(errorResponseSchema);
 }
+
+/**
+ * The OpenAPI `security` of a route, read from the errors it declares: a route that can answer
+ * UNAUTHENTICATED needs the access token; one that only refuses a bad token (TOKEN_INVALID)
+ * takes it optionally. Routes with their own scheme (the webhook) keep it.
+ */
+export function documentBearerAuth(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { security?: unknown; response?: Record<string, { description?: string }> } | undefined;
+    if (!schema?.response || schema.security || route.config?.skipAuth) return;
+    const codes = Object.values(schema.response).flatMap((r) => r.description?.split(', ') ?? []);
+    if (codes.includes('UNAUTHENTICATED')) schema.security = [{ bearerAuth: [] }];
+    else if (codes.includes('TOKEN_INVALID')) schema.security = [{}, { bearerAuth: [] }];
+  });
+}

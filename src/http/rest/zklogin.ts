@@ -26,7 +26,6 @@ export async function zkLoginRoutes(app: FastifyInstance, services: Services): P
         operationId: 'authZkLoginIdentities',
         summary: "The zkLogin identities (collected ID token claims) behind the caller's wallet",
         description: 'Each verified zkLogin ID token is recorded as issuer + audience + subject; the zkLogin salt is never returned.',
-        security: [{ bearerAuth: [] }],
         response: {
           200: { type: 'object', required: ['identities'], properties: { identities: { type: 'array', items: identitySchema } } },
           ...errorResponses(['UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', ...COMMON_ERRORS]),
