@@ -1,0 +1,119 @@
+import cron, { type ScheduledTask } from 'node-cron';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import type { Db } from '../db/client';
+import type { Logger } from '../observability/logger';
+import type { JobRunsService } from '../services/job-runs';
+
+export interface JobContext {
+  /** The scheduled time this run stands for (the start time for a start-up run). */
+  tick: Date;
+  reason: 'scheduled' | 'start' | 'manual';
+  /** Aborted when the runner stops or the lease is lost. */
+  signal: AbortSignal;
+}
+
+export interface JobDefinition {
+  /** Stable key: the heartbeat row, the lock and the metric label. */
+  key: string;
+  /** node-cron expression (optional seconds field), evaluated in UTC. */
+  cron: string;
+  /** Also run once when the role starts, unless some replica started a run within this many ms. */
+  runAtStartUnlessRanWithinMs?: number;
+  /** What the run did, kept in the run log. */
+  run(ctx: JobContext): Promise<Record<string, unknown> | void>;
+}
+
+export type TickOutcome = 'ran' | 'failed' | 'skipped';
+
+export interface JobsRunner {
+  readonly jobs: readonly string[];
+  /** Runs one tick of a job as the schedule would (tests, operators): one replica per tick wins. */
+  tick(key: string, at: Date): Promise<TickOutcome>;
+  /** Stops the schedules and waits for runs in flight. */
+  stop(): Promise<void>;
+}
+
+export interface JobsRunnerDeps {
+  db: Db;
+  jobRuns: JobRunsService;
+  logger: Logger;
+  registry?: Registry;
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
+
+/**
+ * Runs jobs on node-cron schedules in every replica of the jobs role; each tick runs in one of
+ * them. Two guards: a PostgreSQL advisory lock per job (no two runs of a job overlap, whatever
+ * their ticks) and, inside it, a claim of the tick on the job's heartbeat row (a replica whose
+ * clock fires later finds the tick taken). Outcomes go to the heartbeat, the run log and /metrics.
+ */
+export function createJobsRunner(deps: JobsRunnerDeps, definitions: readonly JobDefinition[]): JobsRunner {
+  const logger = deps.logger.child({ component: 'jobs' });
+  const registers = deps.registry ? [deps.registry] : [];
+  const runs = new Counter({ name: 'job_runs_total', help: 'Job ticks by job and outcome (ran, failed, skipped: another replica had it)', labelNames: ['job', 'outcome'], registers });
+  const duration = new Histogram({ name: 'job_run_duration_seconds', help: 'Job run time by job', labelNames: ['job'], buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300], registers });
+  const byKey = new Map(definitions.map((d) => [d.key, d]));
+  const stopping = new AbortController();
+  const inFlight = new Set<Promise<unknown>>();
+  const tasks: ScheduledTask[] = [];
+
+  async function execute(job: JobDefinition, tick: Date, reason: JobContext['reason']): Promise<TickOutcome> {
+    if (stopping.signal.aborted) return 'skipped';
+    const outcome = await deps.db.withAdvisoryLock(`platform:jobs:${job.key}`, async (lease) => {
+      const claimed =
+        reason === 'start' ? await deps.jobRuns.claimUnlessRanWithin(job.key, tick, job.runAtStartUnlessRanWithinMs ?? 0) : await deps.jobRuns.claimTick(job.key, tick);
+      if (!claimed) return 'skipped' as const;
+      const startedAt = new Date();
+      const stopTimer = duration.startTimer({ job: job.key });
+      try {
+        const detail = await job.run({ tick, reason, signal: AbortSignal.any([stopping.signal, lease.signal]) });
+        await deps.jobRuns.record({ jobKey: job.key, status: 'ok', startedAt, finishedAt: new Date(), detail: { tick: tick.toISOString(), reason, ...(detail ?? {}) } });
+        return 'ran' as const;
+      } catch (err) {
+        logger.warn({ err, job: job.key, tick: tick.toISOString() }, 'job run failed');
+        await deps.jobRuns.record({ jobKey: job.key, status: 'failed', startedAt, finishedAt: new Date(), error: errorText(err), detail: { tick: tick.toISOString(), reason } });
+        return 'failed' as const;
+      } finally {
+        stopTimer();
+      }
+    });
+    const result = outcome.acquired ? outcome.value : 'skipped';
+    runs.inc({ job: job.key, outcome: result });
+    return result;
+  }
+
+  /** Every run is tracked so stop() can wait for it; errors of the bookkeeping itself are logged, never thrown into node-cron. */
+  function track(job: JobDefinition, tick: Date, reason: JobContext['reason']): Promise<TickOutcome> {
+    const run = execute(job, tick, reason).catch((err: unknown) => {
+      logger.error({ err, job: job.key }, 'job tick could not be claimed or recorded');
+      return 'failed' as const;
+    });
+    inFlight.add(run);
+    void run.finally(() => inFlight.delete(run));
+    return run;
+  }
+
+  for (const job of definitions) {
+    if (!cron.validate(job.cron)) throw new Error(`job ${job.key}: invalid cron expression "${job.cron}"`);
+    tasks.push(
+      cron.schedule(job.cron, (ctx) => track(job, ctx.date, 'scheduled'), { name: `job:${job.key}`, timezone: 'Etc/UTC', noOverlap: true }),
+    );
+    if (job.runAtStartUnlessRanWithinMs !== undefined) void track(job, new Date(), 'start');
+  }
+  logger.info({ jobs: definitions.map((d) => `${d.key} (${d.cron})`) }, 'jobs role: schedules started');
+
+  return {
+    jobs: definitions.map((d) => d.key),
+    tick(key, at) {
+      const job = byKey.get(key);
+      if (!job) throw new Error(`unknown job "${key}"`);
+      return track(job, at, 'manual');
+    },
+    async stop() {
+      stopping.abort(new Error('jobs role stopping'));
+      for (const task of tasks) await task.destroy();
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
