@@ -29,6 +29,8 @@ export interface JobsRunner {
   readonly jobs: readonly string[];
   /** Runs one tick of a job as the schedule would (tests, operators): one replica per tick wins. */
   tick(key: string, at: Date): Promise<TickOutcome>;
+  /** Resolves once no run of this runner is in flight (e.g. the start-up runs). */
+  settled(): Promise<void>;
   /** Stops the schedules and waits for runs in flight. */
   stop(): Promise<void>;
 }
@@ -109,6 +111,9 @@ export function createJobsRunner(deps: JobsRunnerDeps, definitions: readonly Job
       const job = byKey.get(key);
       if (!job) throw new Error(`unknown job "${key}"`);
       return track(job, at, 'manual');
+    },
+    async settled() {
+      while (inFlight.size) await Promise.allSettled([...inFlight]);
     },
     async stop() {
       stopping.abort(new Error('jobs role stopping'));
