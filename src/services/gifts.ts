@@ -60,6 +60,13 @@ interface Window {
 /** Per-IP counters are per project: `<project>:<ip>` (the project name has no colon). */
 const ipKey = (project: string, ip: string) => `${project}:${ip}`;
 
+const quotaExceeded = (project: string, scope: 'project' | 'ip', limit: number) =>
+  new AppError(
+    'GIFT_QUOTA_EXCEEDED',
+    scope === 'project' ? `Project "${project}" has handed out all of today's gifts` : `This address has received its gifts of project "${project}" for today`,
+    { scope, limit },
+  );
+
 /** How long a claim may wait for a pool connection or hold its transaction (the HTTP request limit bounds the rest). */
 const TRANSACTION_LIMITS = { maxWait: 5000, timeout: 5000 };
 /** URLs per INSERT when loading a stash. */
@@ -89,6 +96,23 @@ export function createGiftService(deps: { db: Db; logger: Logger; ipCheck: IpChe
     return verdict;
   }
 
+  /** Today's deliveries to the project and to the IP within it, read without locks. */
+  async function deliveredToday(project: string, ip: string): Promise<{ project: number; ip: number }> {
+    const rows = await db.prisma.giftDeliveryLimit.findMany({
+      where: { OR: [{ scope: 'project', key: project }, { scope: 'ip', key: ipKey(project, ip) }] },
+      select: { scope: true, deliveredCount: true },
+    });
+    const used = (scope: string) => rows.find((r) => r.scope === scope)?.deliveredCount ?? 0;
+    return { project: used('project'), ip: used('ip') };
+  }
+
+  /** Which of today's quotas is already used up. */
+  async function spentQuota(project: string, ip: string, projectLimit: number): Promise<'project' | 'ip' | null> {
+    const used = await deliveredToday(project, ip);
+    if (used.project >= projectLimit) return 'project';
+    return used.ip >= ipDailyLimit ? 'ip' : null;
+  }
+
   async function openWindow(project: string, at: Date): Promise<Window | null> {
     const row = await db.prisma.giftDeliverySchedule.findFirst({
       where: { project, enabled: true, startsAt: { lte: at }, endsAt: { gt: at } },
@@ -100,14 +124,17 @@ export function createGiftService(deps: { db: Db; logger: Logger; ipCheck: IpChe
   return {
     async claim(input, client) {
       const { project } = parseInput(giftQuery, input);
+      const at = now();
+      const window = await openWindow(project, at);
+      if (!window) throw refused('outside_schedule', new AppError('GIFT_UNAVAILABLE', `No gift delivery window of project "${project}" is open now`, { reason: 'outside_schedule' }));
+      // Requests that cannot succeed are refused before the anti-proxy service is paid for them;
+      // the transaction below re-checks both quotas under the row locks.
+      const spent = await spentQuota(project, client.ip, window.daily_quota);
+      if (spent) throw refused(`${spent}_quota`, quotaExceeded(project, spent, spent === 'project' ? window.daily_quota : ipDailyLimit));
       const verdict = await screen(client.ip);
       if (verdict?.outcome === 'proxy') {
         throw refused('proxy', new AppError('PROXY_DETECTED', 'Gifts are not handed out to proxy or VPN addresses; connect directly and try again', { type: verdict.type ?? null }));
       }
-      const at = now();
-      const window = await openWindow(project, at);
-      if (!window) throw refused('outside_schedule', new AppError('GIFT_UNAVAILABLE', `No gift delivery window of project "${project}" is open now`, { reason: 'outside_schedule' }));
-      if (window.daily_quota < 1) throw refused('project_quota', new AppError('GIFT_QUOTA_EXCEEDED', `Project "${project}" has no gifts left today`, { scope: 'project', limit: 0 }));
       const delivery = await db.prisma.$transaction(async (tx) => {
         // Project counter first, then the IP's, then the URL: every claim locks in this order, so
         // claims cannot deadlock; each increment only happens below its limit (the row lock
@@ -117,13 +144,13 @@ export function createGiftService(deps: { db: Db; logger: Logger; ipCheck: IpChe
           ON CONFLICT (scope, key) DO UPDATE SET delivered_count = gift_delivery_limit.delivered_count + 1, daily_limit = EXCLUDED.daily_limit, updated_at = now()
           WHERE gift_delivery_limit.delivered_count < EXCLUDED.daily_limit
           RETURNING delivered_count`;
-        if (!projectRow) throw refused('project_quota', new AppError('GIFT_QUOTA_EXCEEDED', `Project "${project}" has handed out all of today's gifts`, { scope: 'project', limit: window.daily_quota }));
+        if (!projectRow) throw refused('project_quota', quotaExceeded(project, 'project', window.daily_quota));
         const [ipRow] = await tx.$queryRaw<Array<{ delivered_count: number }>>`
           INSERT INTO gift_delivery_limit (scope, key, daily_limit, delivered_count) VALUES ('ip', ${ipKey(project, client.ip)}, ${ipDailyLimit}, 1)
           ON CONFLICT (scope, key) DO UPDATE SET delivered_count = gift_delivery_limit.delivered_count + 1, daily_limit = EXCLUDED.daily_limit, updated_at = now()
           WHERE gift_delivery_limit.delivered_count < EXCLUDED.daily_limit
           RETURNING delivered_count`;
-        if (!ipRow) throw refused('ip_quota', new AppError('GIFT_QUOTA_EXCEEDED', `This address has received its gifts of project "${project}" for today`, { scope: 'ip', limit: ipDailyLimit }));
+        if (!ipRow) throw refused('ip_quota', quotaExceeded(project, 'ip', ipDailyLimit));
         const [gift] = await tx.$queryRaw<Array<{ id: string; url: string }>>`
           SELECT id::text, url FROM get_stashed_gift WHERE project = ${project} AND delivered_at IS NULL
           ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`;
@@ -140,18 +167,13 @@ export function createGiftService(deps: { db: Db; logger: Logger; ipCheck: IpChe
 
     async remaining(input, client) {
       const { project } = parseInput(giftQuery, input);
-      const window = await openWindow(project, now());
-      const rows = await db.prisma.giftDeliveryLimit.findMany({
-        where: { OR: [{ scope: 'project', key: project }, { scope: 'ip', key: ipKey(project, client.ip) }] },
-        select: { scope: true, deliveredCount: true },
-      });
-      const delivered = (scope: string) => rows.find((r) => r.scope === scope)?.deliveredCount ?? 0;
+      const [window, used] = await Promise.all([openWindow(project, now()), deliveredToday(project, client.ip)]);
       const counter = (limit: number, used: number): GiftCounter => ({ limit, delivered: used, remaining: Math.max(0, limit - used) });
       return {
         project,
         window: window ? { startsAt: window.starts_at.toISOString(), endsAt: window.ends_at.toISOString() } : null,
-        projectQuota: counter(window?.daily_quota ?? 0, delivered('project')),
-        ipQuota: counter(ipDailyLimit, delivered('ip')),
+        projectQuota: counter(window?.daily_quota ?? 0, used.project),
+        ipQuota: counter(ipDailyLimit, used.ip),
       };
     },
 
