@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { PresenceChangesDocument, PresenceDocument } from '../../src/generated/graphql';
+import { startApi } from '../helpers/api';
+import { gql, wsClient, wsSubscribe } from '../helpers/client';
+import { collect, connectSocket, emitAck, until } from './gateway-helpers';
+
+describe('Socket.IO endpoint', () => {
+  it('works over long-polling alone; presence counts distinct users (one wallet, two sockets, counts once) on both transports', async () => {
+    const api = await startApi();
+    try {
+      const wallet = '0x' + '12'.repeat(32);
+      const token = api.services.tokens.signAccess(wallet);
+      const room = 'game:polling';
+      const polling = await connectSocket(api.url, { token, transports: ['polling'] });
+      const secondTab = await connectSocket(api.url, { token, transports: ['polling'] });
+      const anonymous = await connectSocket(api.url, { transports: ['polling'] });
+      const received = collect<{ text: string }>(anonymous, 'chat:message');
+      const presenceEvents = collect<{ online: number; total: number }>(anonymous, 'presence');
+      for (const s of [polling, secondTab, anonymous]) expect(await emitAck(s, 'room:join', { room })).toMatchObject({ ok: true });
+      expect(polling.io.engine.transport.name).toBe('polling');
+
+      const ws = wsClient(api.wsUrl);
+      const sub = wsSubscribe(ws, PresenceChangesDocument, { room });
+      try {
+        // the wallet (two sockets) + the anonymous socket + the graphql-ws subscriber
+        await until(async () => (await gql(api.url, PresenceDocument, { room })).body.data?.presence.online === 3, 'three distinct users');
+        await until(() => sub.events.some((e) => e.data?.presence.online === 3), 'the presence event over graphql-ws');
+        await until(() => presenceEvents.some((p) => p.online === 3), 'the presence event over Socket.IO');
+
+        expect(await emitAck(polling, 'chat:send', { room, text: 'over polling' })).toMatchObject({ ok: true });
+        await until(() => received.some((m) => m.text === 'over polling'), 'the message over polling');
+
+        secondTab.close();
+        anonymous.close();
+        await until(async () => (await gql(api.url, PresenceDocument, { room })).body.data?.presence.online === 2, 'the anonymous user to leave, the wallet to stay');
+      } finally {
+        sub.dispose();
+        await ws.dispose();
+        polling.close();
+      }
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('a graceful shutdown disconnects Socket.IO clients (they reconnect elsewhere) and removes their presence at once', async () => {
+    // the memory store can still be read after the API closed
+    const api = await startApi({ store: 'memory' });
+    const socket = await connectSocket(api.url, { transports: ['websocket'] });
+    await emitAck(socket, 'room:join', { room: 'global' });
+    expect((await api.services.presence.counts('global')).online).toBe(1);
+    const reason = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+    await api.close();
+    expect(await reason).toBe('io server disconnect');
+    expect(await api.store.members('presence:room:global')).toEqual([]);
+  });
+});
