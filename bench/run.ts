@@ -3,10 +3,12 @@
 //  2. a 100-row leaderboard query through Apollo (cached service, and uncached) vs a raw handler over the same database;
 //  3. the admission layer on vs off;
 //  4. the quest list and a 20-check batch status (REST) vs raw handlers doing the same reads;
-//  5. (PostgreSQL) one wallet's leaderboardRank on 100,000- and 1,000,000-row boards at 50 connections.
+//  5. (PostgreSQL) one wallet's leaderboardRank on 100,000- and 1,000,000-row boards at 50 connections;
+//  6. realtime fan-out: 10,000 graphql-ws subscribers of one chat room on one process, and on two on Redis (bench/fanout.ts).
 // Each figure is printed with its ratio to the baseline measured alongside it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { runLoad, type LoadResult } from './load';
+import { benchFanout } from './fanout';
 import { benchIngest } from './ingest';
 import { benchLeaderboardRank } from './leaderboard-rank';
 import { BATCH_BODY, benchQuests } from './quests';
@@ -111,6 +113,8 @@ try {
   } else {
     process.stdout.write('\nleaderboardRank: skipped (needs DATABASE_URL; the boards are seeded with plain SQL)\n');
   }
+  const fanoutSubscribers = Number(process.env.BENCH_FANOUT_SUBSCRIBERS ?? 10_000);
+  process.stdout.write(`\n${(await benchFanout({ subscribers: fanoutSubscribers, messages: Number(process.env.BENCH_FANOUT_MESSAGES ?? 20) })).join('\n')}\n`);
   process.stdout.write(`\n${(await benchIngest({ databaseUrl: process.env.DATABASE_URL || undefined, events: Number(process.env.BENCH_INGEST_EVENTS ?? 20_000) })).join('\n')}\n`);
 } finally {
   for (const s of servers) if (s.exitCode === null) s.kill('SIGTERM');
