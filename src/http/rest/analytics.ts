@@ -1,7 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestSignal } from '../../graphql/context';
 import type { Services } from '../../services';
 import { BOARDS, MAX_LEADERBOARD_LIMIT, type Board } from '../../services/leaderboards';
+import { betActivitySchema, betPageSchema, bigWinsQuery, cacheStatsSchema, liveActivesSchema, recentBetsQuery } from './analytics-schemas';
+import { judgedByService } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
 interface BoardParams {
@@ -41,7 +43,7 @@ const leaderboardEntrySchema = {
 
 const readErrors = errorResponses(['VALIDATION_FAILED', 'SERVICE_UNAVAILABLE', ...COMMON_ERRORS]);
 
-/** Leaderboards and cache statistics, served under both /api/analytics and /api/stats. */
+/** Leaderboards, live actives and activity feeds under both /api/analytics and /api/stats; operator cache routes under /api/stats. */
 export async function analyticsRoutes(app: FastifyInstance, services: Services): Promise<void> {
   app.addSchema(leaderboardEntrySchema);
   for (const prefix of ['/analytics', '/stats'] as const) {
@@ -99,28 +101,104 @@ export async function analyticsRoutes(app: FastifyInstance, services: Services):
       },
     );
   }
+  await analyticsFeedRoutes(app, services);
+}
+
+interface FeedQuery {
+  limit?: number;
+  cursor?: string;
+  coinType?: string;
+  player?: string;
+  minMultiplier?: number;
+}
+
+/**
+ * Live actives and the game activity feeds (under /api/analytics and /api/stats), and the
+ * operator-only cache statistics and clear (`Authorization: Bearer <OPERATOR_TOKEN>`).
+ */
+export async function analyticsFeedRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  app.addSchema(betActivitySchema);
+  const { analytics } = services;
+  for (const prefix of ['/analytics', '/stats'] as const) {
+    const alias = prefix === '/stats' ? ' (alias of /api/analytics/…)' : '';
+    const id = prefix.slice(1);
+    app.get(
+      `${prefix}/live-actives`,
+      {
+        schema: {
+          tags: ['analytics'],
+          operationId: `${id}LiveActives`,
+          summary: `Users active in the last 30 minutes, cached 30 s${alias}`,
+          response: { 200: liveActivesSchema, ...errorResponses(['SERVICE_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE', ...COMMON_ERRORS]) },
+        },
+      },
+      async (request) => analytics.liveActives({ signal: requestSignal(request) }),
+    );
+    app.get<{ Querystring: FeedQuery }>(
+      `${prefix}/activity/recent-bets`,
+      {
+        schema: {
+          tags: ['analytics'],
+          operationId: `${id}RecentBets`,
+          summary: `Newest indexed bets first, paged by cursor${alias}`,
+          querystring: recentBetsQuery,
+          response: { 200: betPageSchema, ...readErrors },
+        },
+      },
+      async (request) => analytics.recentBets(request.query, { signal: requestSignal(request) }),
+    );
+    app.get<{ Querystring: FeedQuery }>(
+      `${prefix}/activity/big-wins`,
+      {
+        schema: {
+          tags: ['analytics'],
+          operationId: `${id}BigWins`,
+          summary: `Newest won bets paying at least minMultiplier × stake, paged by cursor${alias}`,
+          querystring: bigWinsQuery,
+          response: { 200: betPageSchema, ...readErrors },
+        },
+      },
+      async (request) => analytics.bigWins(request.query, { signal: requestSignal(request) }),
+    );
+  }
+
+  const operatorOnly = {
+    // The Authorization header carries the operator token, not an access token.
+    config: { skipAuth: true },
+    preValidation: async (request: FastifyRequest) => analytics.requireOperator(request.headers.authorization),
+  };
+  const operatorErrors = errorResponses(['UNAUTHENTICATED', ...COMMON_ERRORS]);
   app.get(
     '/stats/cache',
     {
+      ...operatorOnly,
       schema: {
-        tags: ['leaderboards'],
-        summary: "This process's leaderboard cache counters",
+        tags: ['operator'],
+        operationId: 'statsCache',
+        summary: "Cache counters of this process (leaderboards) and the shared live-actives entry (operator token)",
+        security: [{ operatorToken: [] }],
+        response: { 200: cacheStatsSchema, ...operatorErrors },
+      },
+    },
+    async () => analytics.cacheStats(),
+  );
+  app.post(
+    '/stats/cache/clear',
+    {
+      ...operatorOnly,
+      ...judgedByService,
+      schema: {
+        tags: ['operator'],
+        operationId: 'statsCacheClear',
+        summary: "Drop the live-actives entry and every replica's leaderboard cache (operator token)",
+        security: [{ operatorToken: [] }],
+        body: { type: 'object', additionalProperties: false, properties: {}, description: 'Empty (or no body)' },
         response: {
-          200: {
-            type: 'object',
-            required: ['leaderboards'],
-            properties: {
-              leaderboards: {
-                type: 'object',
-                required: ['hits', 'misses', 'entries'],
-                properties: { hits: { type: 'integer' }, misses: { type: 'integer' }, entries: { type: 'integer' } },
-              },
-            },
-          },
-          ...errorResponses(COMMON_ERRORS),
+          200: { type: 'object', required: ['cleared'], properties: { cleared: { type: 'array', items: { type: 'string', enum: ['liveActives', 'leaderboards'] } } } },
+          ...operatorErrors,
         },
       },
     },
-    async () => ({ leaderboards: services.leaderboards.cacheStats() }),
+    async () => analytics.clearCaches(),
   );
 }

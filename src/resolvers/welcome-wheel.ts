@@ -1,0 +1,51 @@
+import { Ctx, Field, Float, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { requireWallet, type GraphqlContext } from '../graphql/context';
+import type { Services } from '../services';
+import type { WheelSpin } from '../services/welcome-wheel';
+
+@ObjectType()
+class WelcomeWheelSegment {
+  @Field(() => Int, { description: 'Whole reward units as paid (capped at maxReward)' }) reward!: number;
+  @Field(() => Float) chancePercent!: number;
+}
+
+@ObjectType()
+class WelcomeWheelTable {
+  @Field(() => Int) maxReward!: number;
+  @Field(() => [WelcomeWheelSegment]) segments!: WelcomeWheelSegment[];
+}
+
+@ObjectType()
+class WelcomeWheelPayout {
+  @Field(() => String, { description: 'pending until a chain writer pays it; paid or failed after' }) status!: WheelSpin['payout']['status'];
+  @Field(() => String, { nullable: true }) txDigest!: string | null;
+}
+
+@ObjectType({ description: "A wallet's one welcome-wheel spin" })
+class WelcomeWheelSpin implements WheelSpin {
+  @Field(() => String) wallet!: string;
+  @Field(() => Int, { description: 'Index into welcomeWheel.segments' }) segment!: number;
+  @Field(() => Int) reward!: number;
+  @Field(() => WelcomeWheelPayout) payout!: WelcomeWheelPayout;
+  @Field(() => String, { description: 'ISO 8601' }) spunAt!: string;
+}
+
+@Resolver()
+export class WelcomeWheelResolver {
+  constructor(private readonly services: Services) {}
+
+  @Query(() => WelcomeWheelTable, { description: 'The reward table and the cap' })
+  welcomeWheel(): WelcomeWheelTable {
+    return this.services.welcomeWheel.table();
+  }
+
+  @Query(() => WelcomeWheelSpin, { nullable: true, description: "The caller's spin, null before it spun (needs the access token)" })
+  myWelcomeWheelSpin(@Ctx() ctx: GraphqlContext): Promise<WelcomeWheelSpin | null> {
+    return this.services.welcomeWheel.spinOf(requireWallet(ctx));
+  }
+
+  @Mutation(() => WelcomeWheelSpin, { description: "Spin once per wallet; later calls return the first spin's result" })
+  spinWelcomeWheel(@Ctx() ctx: GraphqlContext): Promise<WelcomeWheelSpin> {
+    return this.services.welcomeWheel.spin(requireWallet(ctx));
+  }
+}
