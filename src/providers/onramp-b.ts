@@ -40,7 +40,7 @@ interface SigningKey {
 const b64url = (bytes: Buffer) => bytes.toString('base64url');
 
 /** Reads the key once at start; the message never quotes it. */
-export function parseOnrampBKey(secret: string): SigningKey {
+function parseOnrampBKey(secret: string): SigningKey {
   const refuse = () =>
     new Error('ONRAMP_B.API_KEY_SECRET is neither an EC P-256 private key in PEM nor the base64 of a 64-byte Ed25519 key');
   if (secret.includes('-----BEGIN')) {

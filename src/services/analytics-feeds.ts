@@ -68,8 +68,8 @@ const playerField = z
   .optional();
 
 /** The feeds' inputs, one set of rules for REST (query string, numbers already coerced) and GraphQL. */
-export const recentBetsInput = z.strictObject({ limit: limitField, cursor: cursorField, player: playerField, coinType: coinTypeField });
-export const bigWinsInput = z.strictObject({
+const recentBetsInput = z.strictObject({ limit: limitField, cursor: cursorField, player: playerField, coinType: coinTypeField });
+const bigWinsInput = z.strictObject({
   limit: limitField,
   cursor: cursorField,
   coinType: coinTypeField,

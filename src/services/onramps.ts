@@ -37,7 +37,7 @@ export interface OnrampsServiceDeps {
   sessionTokenLimit?: { max: number; windowMs: number };
 }
 
-export const PARTNER_USER_REF_SALT = 'platform-cdp';
+const PARTNER_USER_REF_SALT = 'platform-cdp';
 export const PARTNER_USER_REF_LENGTH = 40;
 const SESSION_TOKEN_TTL_SECONDS = 300;
 

@@ -2,7 +2,7 @@ import { BIG_WIN_DEFAULT_MULTIPLIER, FEED_MAX_LIMIT } from '../../services/analy
 
 /** JSON schemas of the analytics routes (src/http/rest/analytics.ts); the service's zod rules judge the values. */
 
-export const BET_ACTIVITY_ID = 'BetActivity';
+const BET_ACTIVITY_ID = 'BetActivity';
 
 export const betActivitySchema = {
   $id: BET_ACTIVITY_ID,

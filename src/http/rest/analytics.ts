@@ -116,7 +116,7 @@ interface FeedQuery {
  * Live actives and the game activity feeds (under /api/analytics and /api/stats), and the
  * operator-only cache statistics and clear (`Authorization: Bearer <OPERATOR_TOKEN>`).
  */
-export async function analyticsFeedRoutes(app: FastifyInstance, services: Services): Promise<void> {
+async function analyticsFeedRoutes(app: FastifyInstance, services: Services): Promise<void> {
   app.addSchema(betActivitySchema);
   const { analytics } = services;
   for (const prefix of ['/analytics', '/stats'] as const) {
