@@ -1,0 +1,231 @@
+import type { IncomingMessage } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
+import { createAdapter } from '@socket.io/redis-adapter';
+import type { FastifyInstance } from 'fastify';
+import type { Redis, RedisOptions } from 'ioredis';
+import { Server, type DefaultEventsMap } from 'socket.io';
+import { AppError, isAppError } from '../errors';
+import type { Logger } from '../observability/logger';
+import type { Services } from '../services';
+import type { RoomEvent } from '../services/realtime-events';
+import type { AccessClaims } from '../services/tokens';
+import type { SharedStore } from '../store';
+import { authenticateBearer } from '../http/auth-context';
+import { createConnectionLeases, LEASE_RENEW_MS, type ConnectionCaps, type Scope } from './caps';
+import { createEventMeter, refusalOf } from './event-meter';
+
+export const SOCKET_IO_PATH = '/socket.io/';
+/** Rooms one socket may be in at once. */
+export const MAX_ROOMS_PER_SOCKET = 10;
+/** The activity feed's channel in the shared store (type-graphql's pub/sub prefix + the topic). */
+const ACTIVITY_CHANNEL = 'gql:activity';
+
+export interface SocketIoDeps {
+  services: Pick<Services, 'tokens' | 'chat' | 'presence'>;
+  store: SharedStore;
+  caps: ConnectionCaps;
+  logger: Logger;
+  http: { trustedProxyCidrs: string[]; corsOrigins: string[] };
+  /** New clients of the shared store's Redis for the adapter (absent, or `connect` giving null: the in-memory adapter). */
+  redis?: { connect: (extra?: RedisOptions) => Redis | null; keyPrefix: string };
+}
+
+interface SocketData {
+  connId: string;
+  auth: AccessClaims | null;
+  scopes: Array<[Scope, string]>;
+  rooms: Set<string>;
+}
+
+type Ack = (reply: Record<string, unknown>) => void;
+
+const EVENT_NAMES: Record<RoomEvent['type'], string> = { message: 'chat:message', reaction: 'chat:reaction', typing: 'typing', presence: 'presence' };
+const payloadOf = (e: RoomEvent) => (e.type === 'message' ? e.message : e.type === 'reaction' ? e.reaction : e.type === 'typing' ? e.typing : e.presence);
+const ioRoom = (room: string) => `chat:${room}`;
+
+/**
+ * Socket.IO on the API port at /socket.io/ (long-polling and websocket), a thin adapter over the
+ * chat and presence services like the graphql-ws gateway: the same handshake token policy, the
+ * same connection leases (caps count both transports together), the same per-event meter.
+ * Room events reach this process once through the shared store and are emitted to local sockets
+ * only (`io.local`): one store publish per event however many replicas. The Redis adapter carries
+ * Socket.IO's own cross-replica requests (fetchSockets, disconnectSockets, serverSideEmit).
+ */
+export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps): Promise<Server> {
+  const { services, caps, logger } = deps;
+  const leases = createConnectionLeases(deps.store, caps);
+  const clientIp = trustedClientIp(deps.http.trustedProxyCidrs);
+  let draining = false;
+
+  // @fastify/websocket routes every upgrade through Fastify; Socket.IO's upgrades are engine.io's.
+  const server = app.server;
+  const fastifyUpgrades = server.listeners('upgrade') as Array<(...args: unknown[]) => void>;
+  server.removeAllListeners('upgrade');
+  server.on('upgrade', (req: IncomingMessage, ...rest: unknown[]) => {
+    if (req.url?.startsWith(SOCKET_IO_PATH)) return;
+    for (const listener of fastifyUpgrades) listener.call(server, req, ...rest);
+  });
+
+  const io = new Server<DefaultEventsMap, DefaultEventsMap, DefaultEventsMap, SocketData>(server, {
+    path: SOCKET_IO_PATH,
+    serveClient: false,
+    destroyUpgrade: false,
+    maxHttpBufferSize: caps.maxPayloadBytes,
+    cors: { origin: deps.http.corsOrigins, credentials: false },
+    allowRequest: (_req, callback) => callback(draining ? 'The server is shutting down' : null, !draining),
+  });
+
+  const adapterClients = deps.redis ? redisAdapterClients(deps.redis.connect, logger) : null;
+  if (adapterClients) io.adapter(createAdapter(adapterClients.pub, adapterClients.sub, { key: `${deps.redis!.keyPrefix}socket.io` }));
+
+  const roomListeners = new Map<string, { sockets: number; stop: Promise<() => Promise<void>> }>();
+  const enterRoom = async (room: string) => {
+    const listening = roomListeners.get(room);
+    if (listening) return void (listening.sockets += 1);
+    const stop = services.chat.listen(room, (event) => io.local.to(ioRoom(room)).emit(EVENT_NAMES[event.type], payloadOf(event)));
+    roomListeners.set(room, { sockets: 1, stop });
+    await stop;
+  };
+  const exitRoom = (room: string) => {
+    const listening = roomListeners.get(room);
+    if (!listening || --listening.sockets > 0) return;
+    roomListeners.delete(room);
+    void listening.stop.then((stop) => stop());
+  };
+  const stopActivity = deps.store.subscribe(ACTIVITY_CHANNEL, (message) => {
+    try {
+      io.local.emit('activity', JSON.parse(message));
+    } catch (err) {
+      logger.warn({ err }, 'socket.io: activity event is not JSON');
+    }
+  });
+
+  io.use(async (socket, next) => {
+    try {
+      const auth = handshakeAuth(services, socket.handshake.auth);
+      const connId = `sio:${socket.id}`;
+      const scopes: Array<[Scope, string]> = [['service', ''], ['ip', clientIp(socket.request)], ...(auth ? [['wallet', auth.wallet] as [Scope, string]] : [])];
+      const full = await leases.admit(connId, scopes);
+      if (full) throw new AppError('RATE_LIMITED', full === 'wallet' ? 'Too many connections for this wallet' : `Too many websocket connections (${full} cap)`, { scope: full });
+      socket.data = { connId, auth, scopes, rooms: new Set() };
+      next();
+    } catch (err) {
+      const refusal = isAppError(err) ? err : new AppError('INTERNAL', 'Internal error');
+      if (!isAppError(err)) logger.error({ err }, 'socket.io: admission failed');
+      next(Object.assign(new Error(refusal.message), { data: { code: refusal.code } }));
+    }
+  });
+
+  io.on('connection', (socket) => {
+    const { connId, auth, scopes, rooms } = socket.data;
+    const caller = { wallet: auth?.wallet ?? null, transport: 'websocket' as const };
+    const meter = createEventMeter(caps);
+    const renew = setInterval(() => void leases.renew(connId, scopes).catch(() => undefined), LEASE_RENEW_MS);
+    renew.unref();
+    void services.presence.connect(connId, caller.wallet).catch((err: unknown) => logger.warn({ err }, 'socket.io: presence connect failed'));
+
+    socket.use((packet, next) => {
+      const ack = packet.length > 1 && typeof packet[packet.length - 1] === 'function' ? (packet[packet.length - 1] as Ack) : undefined;
+      const verdict = meter.judge(Buffer.byteLength(JSON.stringify(packet.slice(1, ack ? -1 : undefined))));
+      if (verdict === 'abuse') return void socket.disconnect(true);
+      if (verdict === 'accept') return next();
+      ack?.({ ok: false, error: refusalOf(verdict, caps) });
+    });
+
+    const on = (event: string, run: (payload: unknown) => Promise<Record<string, unknown>>) =>
+      socket.on(event, async (payload: unknown, ack?: unknown) => {
+        const reply: Ack = typeof ack === 'function' ? (ack as Ack) : () => undefined;
+        try {
+          reply({ ok: true, ...(await run(payload)) });
+        } catch (err) {
+          if (!isAppError(err)) logger.error({ err, event }, 'socket.io: event failed');
+          reply({ ok: false, error: isAppError(err) ? { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } : { code: 'INTERNAL', message: 'Internal error' } });
+        }
+      });
+
+    on('room:join', async (payload) => {
+      const room = services.chat.room(payload);
+      if (!rooms.has(room)) {
+        if (rooms.size >= MAX_ROOMS_PER_SOCKET) throw new AppError('RATE_LIMITED', `A socket may be in at most ${MAX_ROOMS_PER_SOCKET} rooms`);
+        rooms.add(room);
+        await enterRoom(room);
+        await socket.join(ioRoom(room));
+        await services.presence.join(connId, room);
+      }
+      return { room, presence: await services.presence.counts(room) };
+    });
+    on('room:leave', async (payload) => {
+      const room = services.chat.room(payload);
+      if (rooms.delete(room)) {
+        await socket.leave(ioRoom(room));
+        exitRoom(room);
+        await services.presence.leave(connId, room);
+      }
+      return { room };
+    });
+    on('chat:send', async (payload) => ({ message: await services.chat.send(caller, payload) }));
+    on('chat:react', async (payload) => ({ reaction: await services.chat.react(caller, payload) }));
+    on('typing', async (payload) => services.chat.typing(caller, payload));
+
+    socket.on('disconnect', () => {
+      clearInterval(renew);
+      for (const room of rooms) exitRoom(room);
+      rooms.clear();
+      void leases.release(connId, scopes).catch((err: unknown) => logger.warn({ err }, 'socket.io: failed to release connection lease'));
+      void services.presence.disconnect(connId).catch((err: unknown) => logger.warn({ err }, 'socket.io: presence disconnect failed'));
+    });
+  });
+
+  // Shutdown: no new handshakes, every socket told to go (clients reconnect elsewhere), then the adapter's connections.
+  app.addHook('preClose', async () => {
+    draining = true;
+    io.local.disconnectSockets(true);
+    io.engine.close();
+  });
+  app.addHook('onClose', async () => {
+    await (await stopActivity.catch(() => null))?.();
+    await Promise.all([...roomListeners.values()].map(async (l) => (await l.stop)()));
+    roomListeners.clear();
+    // disconnect, not quit: quit would wait on a Redis that may be away; nothing of the adapter's needs flushing
+    for (const client of adapterClients ? [adapterClients.pub, adapterClients.sub] : []) client.disconnect();
+  });
+  return io;
+}
+
+/** The handshake's `auth.token` (a raw JWT or `Bearer <jwt>`), judged by the HTTP policy: none is anonymous, a bad one is refused. */
+function handshakeAuth(services: Pick<Services, 'tokens'>, auth: Record<string, unknown> | undefined): AccessClaims | null {
+  const token = auth?.token;
+  if (token === undefined || token === null || token === '') return null;
+  if (typeof token !== 'string') throw new AppError('TOKEN_INVALID', 'auth.token must be an access token');
+  return authenticateBearer(services.tokens, /^Bearer\s/i.test(token) ? token : `Bearer ${token}`);
+}
+
+/** The client address as Fastify computes `request.ip` (the same TRUSTED_PROXY_CIDRS), so both transports share the per-IP caps. */
+function trustedClientIp(trustedProxyCidrs: string[]): (req: IncomingMessage) => string {
+  if (!trustedProxyCidrs.length) return (req) => req.socket.remoteAddress ?? 'unknown';
+  const trust = proxyAddr.compile(trustedProxyCidrs);
+  return (req) => proxyAddr(req, trust);
+}
+
+/**
+ * The adapter's publish and subscribe connections. The adapter neither awaits nor handles its
+ * Redis commands, so a refusal (Redis away) would be an unhandled rejection: they are caught and
+ * logged here. The subscriber queues its subscriptions until connected and re-issues them after a
+ * reconnect; the publisher fails fast like the store's (a request lost in an outage is dropped).
+ */
+function redisAdapterClients(connect: (extra?: RedisOptions) => Redis | null, logger: Logger): { pub: Redis; sub: Redis } | null {
+  const pub = connect();
+  // no command timeout: a subscription queued while (re)connecting must not be given up
+  const sub = connect({ enableOfflineQueue: true, maxRetriesPerRequest: null, autoResubscribe: true, commandTimeout: undefined });
+  if (!pub || !sub) return null;
+  for (const client of [pub, sub]) {
+    client.on('error', (err: Error) => logger.debug({ err: err.message }, 'socket.io adapter: redis connection error'));
+    for (const command of ['publish', 'subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'] as const) {
+      const original = (client[command] as (...args: unknown[]) => Promise<unknown>).bind(client);
+      (client as unknown as Record<string, unknown>)[command] = (...args: unknown[]) =>
+        original(...args).catch((err: Error) => logger.debug({ err: err.message, command }, 'socket.io adapter: redis command failed'));
+    }
+    void client.connect().catch(() => undefined); // ioredis keeps retrying in the background
+  }
+  return { pub, sub };
+}
