@@ -142,6 +142,11 @@ describe('chat over graphql-ws, Socket.IO and HTTP (one process)', () => {
     expect(page.body.items[1]).toMatchObject({ text: 'react to me', reactions: [{ emoji: '🔥', count: 1 }] });
   });
 
+  it('never logs an access token sent in a handshake (Socket.IO auth or graphql-ws connectionParams)', () => {
+    const logged = api.logs.raw.join('\n');
+    for (const token of [alice.accessToken, bob.accessToken]) expect(logged).not.toContain(token);
+  });
+
   it('a burst of 50 typing events is debounced to at most one broadcast, seen by graphql-ws and Socket.IO subscribers', async () => {
     const room = 'game:typing';
     const reader = await socket();
