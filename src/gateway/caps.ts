@@ -4,10 +4,14 @@ export interface ConnectionCaps {
   perService: number;
   perIp: number;
   perWallet: number;
-  /** Messages a single connection may send per `eventWindowMs`. */
+  /** Events (operations) a single connection may send per `eventWindowMs`; more are refused one by one. */
   eventsPerWindow: number;
   eventWindowMs: number;
-  /** Largest websocket message accepted, in bytes. */
+  /** Messages per window beyond which the connection itself is closed (abuse), as a multiple of `eventsPerWindow`. */
+  abuseFactor: number;
+  /** Largest event accepted, in bytes; a larger one is refused (PAYLOAD_TOO_LARGE) and the connection stays. */
+  maxEventBytes: number;
+  /** Largest websocket frame or Socket.IO packet, in bytes: beyond it the transport closes the connection. */
   maxPayloadBytes: number;
 }
 
@@ -17,6 +21,8 @@ export const DEFAULT_CAPS: ConnectionCaps = {
   perWallet: 5,
   eventsPerWindow: 60,
   eventWindowMs: 10_000,
+  abuseFactor: 4,
+  maxEventBytes: 8 * 1024,
   maxPayloadBytes: 16 * 1024,
 };
 

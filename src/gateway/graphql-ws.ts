@@ -9,7 +9,9 @@ import type { TokenService, AccessClaims } from '../services/tokens';
 import type { SharedStore } from '../store';
 import type { GraphqlPolicy } from '../graphql/policy';
 import { verifyBearer } from '../http/auth-context';
+import type { PresenceService } from '../services/presence';
 import { createConnectionLeases, LEASE_RENEW_MS, type ConnectionCaps, type Scope } from './caps';
+import { createEventMeter, refusalOf } from './event-meter';
 
 interface ConnectionExtra {
   connId: string;
@@ -26,9 +28,10 @@ export interface GatewayOptions {
   store: SharedStore;
   logger: Logger;
   caps: ConnectionCaps;
+  presence: PresenceService;
 }
 
-/** Close codes beyond graphql-ws's own. */
+/** Close codes beyond graphql-ws's own (4430: events far beyond the per-connection rate, see event-meter.ts). */
 export const GATEWAY_CLOSE = { TooManyConnections: 4429, TooManyMessages: 4430 } as const;
 
 /**
@@ -62,7 +65,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
         document: prepared.document,
         operationName: payload.operationName,
         variableValues: payload.variables,
-        contextValue: policy.context({ requestId: `${ctx.extra.connId}:${id}`, ip: ctx.extra.request.ip, auth: ctx.extra.auth, transport: 'ws' }),
+        contextValue: policy.context({ requestId: `${ctx.extra.connId}:${id}`, ip: ctx.extra.request.ip, auth: ctx.extra.auth, transport: 'ws', connectionId: ctx.extra.connId }),
       };
     },
     onNext: (ctx, id, _payload, _args, result) => {
@@ -88,6 +91,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
         if (full) throw new AppError('RATE_LIMITED', 'Too many connections for this wallet');
         ctx.extra.scopes.push(walletScope);
       }
+      await opts.presence.connect(ctx.extra.connId, ctx.extra.auth?.wallet ?? null);
       return true;
     },
   });
@@ -107,8 +111,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
 
   function handle(socket: WebSocket, request: FastifyRequest): void {
     const extra = (request as unknown as { wsAdmission: ConnectionExtra }).wsAdmission;
-    let messages = 0;
-    let windowStart = Date.now();
+    const meter = createEventMeter(opts.caps);
     const renew = setInterval(() => void leases.renew(extra.connId, extra.scopes).catch(() => undefined), LEASE_RENEW_MS);
     renew.unref();
     const closed = server.opened(
@@ -122,17 +125,17 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
         close: (code, reason) => socket.close(code, reason),
         onMessage: (cb) =>
           socket.on('message', async (data) => {
-            const now = Date.now();
-            if (now - windowStart > opts.caps.eventWindowMs) {
-              windowStart = now;
-              messages = 0;
-            }
-            if (++messages > opts.caps.eventsPerWindow) {
-              socket.close(GATEWAY_CLOSE.TooManyMessages, 'Too many messages');
-              return;
+            const text = String(data);
+            const operation = subscribeId(text);
+            const verdict = meter.judge(Buffer.byteLength(text), operation !== null);
+            if (verdict === 'abuse') return socket.close(GATEWAY_CLOSE.TooManyMessages, 'Too many messages');
+            if (verdict !== 'accept' && operation !== null) {
+              // Refused alone: an `error` for this operation; the connection's other subscriptions go on.
+              const { code, message } = refusalOf(verdict, opts.caps);
+              return socket.send(JSON.stringify({ type: 'error', id: operation, payload: [{ message, extensions: { code } }] }));
             }
             try {
-              await cb(String(data));
+              await cb(text);
             } catch (err) {
               const tooMany = err instanceof AppError && err.code === 'RATE_LIMITED';
               socket.close(tooMany ? GATEWAY_CLOSE.TooManyConnections : CloseCode.InternalServerError, tooMany ? err.message : 'Internal error');
@@ -143,6 +146,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
     );
     socket.once('close', (code, reason) => {
       clearInterval(renew);
+      void opts.presence.disconnect(extra.connId).catch((err) => opts.logger.warn({ err }, 'failed to leave presence'));
       void leases.release(extra.connId, extra.scopes).catch((err) => opts.logger.warn({ err }, 'failed to release connection lease'));
       void closed(code, String(reason));
     });
@@ -170,4 +174,14 @@ export function registerGraphqlWs(
     handler: httpGetHandler,
     wsHandler: (socket, request) => gateway.handle(socket, request),
   });
+}
+
+/** The id of a graphql-ws `subscribe` message (an operation), else null (pings, completes, or not parsable: graphql-ws judges those). */
+function subscribeId(text: string): string | null {
+  try {
+    const message = JSON.parse(text) as { type?: unknown; id?: unknown };
+    return message.type === 'subscribe' && typeof message.id === 'string' ? message.id : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,0 +1,41 @@
+import { io, type Socket } from 'socket.io-client';
+
+export type Ack = { ok: true; [k: string]: unknown } | { ok: false; error: { code: string; message: string } };
+
+/** A Socket.IO client on the API's `/socket.io/`; resolves once connected, rejects with the connect_error. */
+export function connectSocket(apiUrl: string, opts: { token?: string; transports?: Array<'polling' | 'websocket'> } = {}): Promise<Socket> {
+  const socket = io(apiUrl, {
+    path: '/socket.io/',
+    auth: opts.token ? { token: opts.token } : {},
+    transports: opts.transports ?? ['polling', 'websocket'],
+    reconnection: false,
+    forceNew: true,
+  });
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', (err) => {
+      socket.close();
+      reject(err);
+    });
+  });
+}
+
+export const emitAck = (socket: Socket, event: string, payload: unknown): Promise<Ack> => socket.timeout(10_000).emitWithAck(event, payload) as Promise<Ack>;
+
+/** Collects one server event's payloads from the moment it is called. */
+export function collect<T = Record<string, unknown>>(socket: Socket, event: string) {
+  const items: T[] = [];
+  socket.on(event, (payload: T) => items.push(payload));
+  return items;
+}
+
+/** Polls `check` until it is truthy (no fixed sleeps). */
+export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000, everyMs = 25): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
