@@ -9,6 +9,8 @@ export interface GraphqlContext {
   auth: AccessClaims | null;
   services: Services;
   transport: 'http' | 'ws';
+  /** The websocket connection an operation runs on (graphql-ws): presence is per connection. */
+  connectionId?: string;
   /** Aborted when the request ends unanswered (time budget over, or client gone): database work in flight is cancelled. */
   signal?: AbortSignal;
 }

@@ -63,19 +63,7 @@ export async function createSharedStore(opts: SharedStoreOptions): Promise<Share
 
   const retryMaxDelayMs = opts.retryMaxDelayMs ?? 1_000;
   const connectTimeoutMs = opts.connectTimeoutMs ?? 1_000;
-  const redisOptions: RedisOptions = {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: opts.commandTimeoutMs ?? 1_000,
-    connectTimeout: connectTimeoutMs,
-    autoResubscribe: false, // the Redis backend resubscribes itself on 'ready'
-    retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 10), retryMaxDelayMs),
-    ...(opts.url
-      ? {}
-      : { host: opts.host, port: opts.port ?? 6379, db: opts.db ?? 0, username: opts.username, password: opts.password }),
-  };
-  const client = opts.url ? new Redis(opts.url, redisOptions) : new Redis(redisOptions);
+  const client = connectRedis(opts)!; // checked above: redis with an address
   const subscriber = client.duplicate();
   // Errors are reported through the failover store's logs; an unhandled 'error' would be noise.
   subscriber.on('error', (err: Error) => logger.debug({ err: err.message }, 'shared store subscriber connection error'));
@@ -103,6 +91,29 @@ export async function createSharedStore(opts: SharedStoreOptions): Promise<Share
   });
   await store.announce();
   return store;
+}
+
+/**
+ * A new (lazily connecting) client of the store's Redis with the store's options, or null when the
+ * store is not Redis. The store itself uses it; so does Socket.IO's Redis adapter, which needs its
+ * own publish and subscribe connections.
+ */
+export function connectRedis(opts: Omit<SharedStoreOptions, 'logger'>, extra: RedisOptions = {}): Redis | null {
+  if (opts.cacheStore !== 'redis' || (!opts.url && !opts.host)) return null;
+  const redisOptions: RedisOptions = {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: opts.commandTimeoutMs ?? 1_000,
+    connectTimeout: opts.connectTimeoutMs ?? 1_000,
+    autoResubscribe: false, // the Redis backend resubscribes itself on 'ready'
+    retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 10), opts.retryMaxDelayMs ?? 1_000),
+    ...(opts.url
+      ? {}
+      : { host: opts.host, port: opts.port ?? 6379, db: opts.db ?? 0, username: opts.username, password: opts.password }),
+    ...extra,
+  };
+  return opts.url ? new Redis(opts.url, redisOptions) : new Redis(redisOptions);
 }
 
 /** Connects all connections, waiting at most `ms`; true when the first (commands) is ready. */
