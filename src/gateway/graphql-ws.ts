@@ -12,6 +12,7 @@ import { verifyBearer } from '../http/auth-context';
 import type { PresenceService } from '../services/presence';
 import { createConnectionLeases, LEASE_RENEW_MS, type ConnectionCaps, type Scope } from './caps';
 import { createEventMeter, refusalOf } from './event-meter';
+import type { GatewayMetrics } from './metrics';
 
 interface ConnectionExtra {
   connId: string;
@@ -29,6 +30,7 @@ export interface GatewayOptions {
   logger: Logger;
   caps: ConnectionCaps;
   presence: PresenceService;
+  metrics: GatewayMetrics;
 }
 
 /** Close codes beyond graphql-ws's own (4430: events far beyond the per-connection rate, see event-meter.ts). */
@@ -112,6 +114,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
   function handle(socket: WebSocket, request: FastifyRequest): void {
     const extra = (request as unknown as { wsAdmission: ConnectionExtra }).wsAdmission;
     const meter = createEventMeter(opts.caps);
+    opts.metrics.connections.inc({ transport: 'graphql-ws' });
     const renew = setInterval(() => void leases.renew(extra.connId, extra.scopes).catch(() => undefined), LEASE_RENEW_MS);
     renew.unref();
     const closed = server.opened(
@@ -128,10 +131,16 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
             const text = String(data);
             const operation = subscribeId(text);
             const verdict = meter.judge(Buffer.byteLength(text), operation !== null);
-            if (verdict === 'abuse') return socket.close(GATEWAY_CLOSE.TooManyMessages, 'Too many messages');
+            if (verdict === 'abuse') {
+              // messages already received keep arriving while the close is under way: counted once
+              if (socket.readyState !== socket.OPEN) return;
+              opts.metrics.refusals.inc({ transport: 'graphql-ws', reason: 'abuse' });
+              return socket.close(GATEWAY_CLOSE.TooManyMessages, 'Too many messages');
+            }
             if (verdict !== 'accept' && operation !== null) {
               // Refused alone: an `error` for this operation; the connection's other subscriptions go on.
               const { code, message } = refusalOf(verdict, opts.caps);
+              opts.metrics.refusals.inc({ transport: 'graphql-ws', reason: code });
               return socket.send(JSON.stringify({ type: 'error', id: operation, payload: [{ message, extensions: { code } }] }));
             }
             try {
@@ -146,6 +155,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
     );
     socket.once('close', (code, reason) => {
       clearInterval(renew);
+      opts.metrics.connections.dec({ transport: 'graphql-ws' });
       void opts.presence.disconnect(extra.connId).catch((err) => opts.logger.warn({ err }, 'failed to leave presence'));
       void leases.release(extra.connId, extra.scopes).catch((err) => opts.logger.warn({ err }, 'failed to release connection lease'));
       void closed(code, String(reason));

@@ -13,6 +13,7 @@ import type { SharedStore } from '../store';
 import { authenticateBearer } from '../http/auth-context';
 import { createConnectionLeases, LEASE_RENEW_MS, type ConnectionCaps, type Scope } from './caps';
 import { createEventMeter, refusalOf } from './event-meter';
+import type { GatewayMetrics } from './metrics';
 
 export const SOCKET_IO_PATH = '/socket.io/';
 /** Rooms one socket may be in at once. */
@@ -26,6 +27,7 @@ export interface SocketIoDeps {
   caps: ConnectionCaps;
   logger: Logger;
   http: { trustedProxyCidrs: string[]; corsOrigins: string[] };
+  metrics: GatewayMetrics;
   /** New clients of the shared store's Redis for the adapter (absent, or `connect` giving null: the in-memory adapter). */
   redis?: { connect: (extra?: RedisOptions) => Redis | null; keyPrefix: string };
 }
@@ -120,6 +122,7 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
     const { connId, auth, scopes, rooms } = socket.data;
     const caller = { wallet: auth?.wallet ?? null, transport: 'websocket' as const };
     const meter = createEventMeter(caps);
+    deps.metrics.connections.inc({ transport: 'socket.io' });
     const renew = setInterval(() => void leases.renew(connId, scopes).catch(() => undefined), LEASE_RENEW_MS);
     renew.unref();
     void services.presence.connect(connId, caller.wallet).catch((err: unknown) => logger.warn({ err }, 'socket.io: presence connect failed'));
@@ -127,8 +130,11 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
     socket.use((packet, next) => {
       const ack = packet.length > 1 && typeof packet[packet.length - 1] === 'function' ? (packet[packet.length - 1] as Ack) : undefined;
       const verdict = meter.judge(Buffer.byteLength(JSON.stringify(packet.slice(1, ack ? -1 : undefined))));
-      if (verdict === 'abuse') return void socket.disconnect(true);
       if (verdict === 'accept') return next();
+      // packets already received keep arriving after the disconnect: nothing more is counted or answered
+      if (!socket.connected) return;
+      deps.metrics.refusals.inc({ transport: 'socket.io', reason: verdict === 'abuse' ? 'abuse' : refusalOf(verdict, caps).code });
+      if (verdict === 'abuse') return void socket.disconnect(true);
       ack?.({ ok: false, error: refusalOf(verdict, caps) });
     });
 
@@ -169,6 +175,7 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
 
     socket.on('disconnect', () => {
       clearInterval(renew);
+      deps.metrics.connections.dec({ transport: 'socket.io' });
       for (const room of rooms) exitRoom(room);
       rooms.clear();
       void leases.release(connId, scopes).catch((err: unknown) => logger.warn({ err }, 'socket.io: failed to release connection lease'));

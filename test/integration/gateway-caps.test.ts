@@ -146,6 +146,17 @@ describe('websocket gateway admission', () => {
     await noConnectionsLeft();
   });
 
+  it('counts the refusals and abuse closes of both transports in /metrics', async () => {
+    const text = await (await fetch(`${api.url}/metrics`)).text();
+    const value = (labels: string) => Number(new RegExp(`^gateway_event_refusals_total\\{${labels}\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    expect(value('transport="graphql-ws",reason="PAYLOAD_TOO_LARGE"')).toBe(1);
+    expect(value('transport="graphql-ws",reason="RATE_LIMITED"')).toBeGreaterThanOrEqual(2);
+    expect(value('transport="graphql-ws",reason="abuse"')).toBe(1);
+    expect(value('transport="socket.io",reason="PAYLOAD_TOO_LARGE"')).toBe(1);
+    expect(value('transport="socket.io",reason="RATE_LIMITED"')).toBeGreaterThanOrEqual(1);
+    expect(value('transport="socket.io",reason="abuse"')).toBe(1);
+  });
+
   it('still serves queries over graphql-ws within the caps', async () => {
     await new Promise((r) => setTimeout(r, 200));
     const client = wsClient(api.wsUrl);

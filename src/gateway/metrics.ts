@@ -1,0 +1,23 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+
+export type GatewayTransport = 'graphql-ws' | 'socket.io';
+
+/** The websocket gateway's series, shared by both transports. */
+export interface GatewayMetrics {
+  /** Events refused alone (the connection stays): RATE_LIMITED, PAYLOAD_TOO_LARGE; and connections closed for abuse (`abuse`). */
+  refusals: Counter<'transport' | 'reason'>;
+  /** Open connections of this process. */
+  connections: Gauge<'transport'>;
+}
+
+export function createGatewayMetrics(registry: Registry): GatewayMetrics {
+  return {
+    refusals: new Counter({
+      name: 'gateway_event_refusals_total',
+      help: 'Websocket events refused by the per-connection caps (the connection stays), and connections closed for abuse',
+      labelNames: ['transport', 'reason'] as const,
+      registers: [registry],
+    }),
+    connections: new Gauge({ name: 'gateway_connections', help: 'Open websocket connections of this process', labelNames: ['transport'] as const, registers: [registry] }),
+  };
+}
