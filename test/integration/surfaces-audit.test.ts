@@ -74,6 +74,8 @@ describe('surfaces audit', () => {
       hanging.closeAllConnections();
       hanging.close();
     }
+    const refused = await auditSurfaces({ network: 'testnet', appUrl: url, blogUrl: `${url}/blog`, docsUrl: `${url}/docs`, timeoutMs: 2000 });
+    expect(refused.violations.find((v) => v.url === `${url}/robots.txt`)).toEqual({ rule: 'fetch', url: `${url}/robots.txt`, detail: 'ECONNREFUSED' });
   });
 
   it('CLI: one line per seeded violation with URL and rule, a summary table, exit 1; exit 0 on the good site', async () => {
