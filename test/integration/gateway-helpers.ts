@@ -10,6 +10,8 @@ export function connectSocket(apiUrl: string, opts: { token?: string; transports
     transports: opts.transports ?? ['polling', 'websocket'],
     reconnection: false,
     forceNew: true,
+    // the default 20 s handshake timeout is short on a loaded CI machine running several API processes
+    timeout: 45_000,
   });
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(socket));
