@@ -30,6 +30,8 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  /** Chat messages, reactions and typing are created only on a websocket (graphql-ws or Socket.IO), never over HTTP. */
+  WEBSOCKET_ONLY: 426,
   CONFLICT: 409,
   DUPLICATE_CLAIM: 409,
   PAYLOAD_TOO_LARGE: 413,
@@ -45,6 +47,10 @@ export const ERROR_STATUS = {
   INVALID_ARTICLE: 400,
   SLUG_TAKEN: 409,
   RATE_LIMITED: 429,
+  // Gifts (src/services/gifts.ts): the anti-proxy verdict, a spent daily quota (project or IP), nothing to hand out now.
+  PROXY_DETECTED: 403,
+  GIFT_QUOTA_EXCEEDED: 429,
+  GIFT_UNAVAILABLE: 409,
   INTERNAL: 500,
   UPSTREAM_UNAVAILABLE: 502,
   SERVICE_UNAVAILABLE: 503,

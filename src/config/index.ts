@@ -21,6 +21,28 @@ export interface SocialOAuthConfig {
   scopes: string[];
 }
 
+export interface AnalyticsConfig {
+  propertyId: string;
+  /** Service-account key file; undefined: application default credentials. */
+  keyFile?: string;
+  apiUrl: string;
+  /** OAuth 2.0 token endpoint; undefined: Google's. */
+  tokenUrl?: string;
+  cacheTtlMs: number;
+}
+
+export interface OnrampAConfig {
+  widgetUrl: string;
+  apiKey: string;
+  secretKey: string;
+}
+
+export interface OnrampBConfig {
+  tokenUrl: string;
+  apiKeyId: string;
+  apiKeySecret: string;
+}
+
 interface SmtpConfig {
   host: string;
   port: number;
@@ -67,11 +89,20 @@ export interface Config {
   /** Social account linking; a provider is undefined until its credentials are set. */
   social: {
     chatPlatform?: SocialOAuthConfig;
+    /** Chat relay webhook (SOCIAL.CHAT_PLATFORM.RELAY_WEBHOOK_URL); undefined: messages stay local. */
+    chatRelayWebhookUrl?: string;
     socialNetwork?: SocialOAuthConfig;
     messagingPlatform?: { botToken: string; maxAgeSeconds: number };
   };
   /** Outgoing mail (email verification, editor password resets); undefined without SMTP_HOST. */
   smtp?: SmtpConfig;
+  /** Live actives (GENERAL.ANALYTICS_PROPERTY_ID, ANALYTICS.*); undefined without a property. */
+  analytics?: AnalyticsConfig;
+  /** Bearer token of the operator-only routes (OPERATOR_TOKEN). */
+  operatorToken?: string;
+  welcomeWheel: { maxReward: number };
+  /** Fiat on-ramps; a provider is undefined until its keys are set. */
+  onramps: { a?: OnrampAConfig; b?: OnrampBConfig };
   store: {
     cacheStore: 'redis' | 'memory';
     url?: string;
@@ -90,6 +121,14 @@ export interface Config {
     suiUrl?: string;
   };
   indexer: { disabled: boolean; pollingIntervalMs: number };
+  /** Price source (CHAIN.PRICE_API_*); `apiKey` unset: no poll. */
+  prices: { apiUrl: string; apiKey?: string; staleAfterSeconds: number };
+  /** Anti-proxy IP check (GENERAL.IPCHECK_*) and the per-IP gift quota. */
+  gifts: { ipCheckUrl: string; ipCheckKey?: string; ipDailyLimit: number };
+  /** node-cron schedules of the jobs role (JOBS.*). */
+  jobs: { pricePollCron: string; giftResetCron: string };
+  /** Public web surfaces (src/surfaces): roots without a trailing slash; the API serves the shared sitemap index and /llms.txt. */
+  surfaces: { network: string; appUrl: string; blogUrl: string; docsUrl: string; houseUrl?: string };
   /** Everything the CMS (cms/) and the blog (blog/) read; cms/settings.ts maps it to their shape. */
   blog: {
     port: number;
@@ -222,12 +261,34 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
     },
     social: {
       chatPlatform: socialOAuth(s, 'CHAT_PLATFORM'),
+      chatRelayWebhookUrl: s['SOCIAL.CHAT_PLATFORM.RELAY_WEBHOOK_URL'],
       socialNetwork: socialOAuth(s, 'SOCIAL_NETWORK'),
       messagingPlatform: s['SOCIAL.MESSAGING_PLATFORM.BOT_TOKEN']
         ? { botToken: s['SOCIAL.MESSAGING_PLATFORM.BOT_TOKEN'], maxAgeSeconds: s['SOCIAL.MESSAGING_PLATFORM.MAX_AGE_SECONDS'] }
         : undefined,
     },
     smtp: s.SMTP_HOST ? smtpConfig(s, s.SMTP_HOST, appUrl) : undefined,
+    analytics: s['GENERAL.ANALYTICS_PROPERTY_ID']
+      ? {
+          propertyId: s['GENERAL.ANALYTICS_PROPERTY_ID'],
+          keyFile: s['ANALYTICS.KEY_FILE'],
+          apiUrl: trimSlash(s['ANALYTICS.API_URL']),
+          tokenUrl: s['ANALYTICS.TOKEN_URL'],
+          cacheTtlMs: s['ANALYTICS.CACHE_TTL_MS'],
+        }
+      : undefined,
+    operatorToken: s.OPERATOR_TOKEN,
+    welcomeWheel: { maxReward: s['GENERAL.WELCOME_WHEEL_MAX_REWARD'] },
+    onramps: {
+      a:
+        s['ONRAMP_A.API_KEY'] && s['ONRAMP_A.SECRET_KEY']
+          ? { widgetUrl: s['ONRAMP_A.WIDGET_URL'], apiKey: s['ONRAMP_A.API_KEY'], secretKey: s['ONRAMP_A.SECRET_KEY'] }
+          : undefined,
+      b:
+        s['ONRAMP_B.API_KEY_ID'] && s['ONRAMP_B.API_KEY_SECRET']
+          ? { tokenUrl: s['ONRAMP_B.TOKEN_URL'], apiKeyId: s['ONRAMP_B.API_KEY_ID'], apiKeySecret: s['ONRAMP_B.API_KEY_SECRET'] }
+          : undefined,
+    },
     store: {
       // An address alone means Redis; an explicit CACHE_STORE=memory wins (the store warns that it ignores the address).
       cacheStore: s.CACHE_STORE ?? (s.SHARED_STORE_URL || s.SHARED_STORE_HOST ? 'redis' : 'memory'),
@@ -242,6 +303,16 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
     },
     chain: { packageId: s.PLATFORM_PACKAGE_ID, transport: s['CHAIN.SUI_TRANSPORT'], suiUrl: s['CHAIN.SUI_URL'] },
     indexer: { disabled: s.INDEXER_DISABLED, pollingIntervalMs: s.POLLING_INTERVAL_MS },
+    prices: { apiUrl: trimSlash(s['CHAIN.PRICE_API_URL']), apiKey: s['CHAIN.PRICE_API_KEY'], staleAfterSeconds: s['PRICES.STALE_AFTER_SECONDS'] },
+    gifts: { ipCheckUrl: trimSlash(s['GENERAL.IPCHECK_URL']), ipCheckKey: s['GENERAL.IPCHECK_API_KEY'], ipDailyLimit: s['GIFTS.IP_DAILY_LIMIT'] },
+    jobs: { pricePollCron: s['JOBS.PRICE_POLL_CRON'], giftResetCron: s['JOBS.GIFT_RESET_CRON'] },
+    surfaces: {
+      network: s.NETWORK,
+      appUrl: trimSlash(appUrl),
+      blogUrl,
+      docsUrl: trimSlash(s.DOCS_URL ?? `${trimSlash(appUrl)}/docs`),
+      houseUrl: s.HOUSE_URL === undefined ? undefined : trimSlash(s.HOUSE_URL),
+    },
     blog: {
       port: s.BLOG_PORT,
       appUrl,

@@ -1,3 +1,4 @@
+import cron from 'node-cron';
 import { z } from 'zod';
 import { bool, int, isCidr, isLoopbackUrl, list, oneOf, port, text, toOrigin, url } from './values';
 
@@ -74,6 +75,8 @@ export const SETTINGS = {
   'SOCIAL.CHAT_PLATFORM.TOKEN_URL': setting(url().default('https://discord.com/api/oauth2/token')),
   'SOCIAL.CHAT_PLATFORM.USERINFO_URL': setting(url().default('https://discord.com/api/users/@me')),
   'SOCIAL.CHAT_PLATFORM.SCOPES': setting(text().default('identify')),
+  /** Incoming webhook the global chat room is relayed to (src/providers/chat-platform.ts); unset: no relay. Carries the platform's token. */
+  'SOCIAL.CHAT_PLATFORM.RELAY_WEBHOOK_URL': secret(url().optional()),
   'SOCIAL.SOCIAL_NETWORK.CLIENT_ID': setting(text().optional()),
   'SOCIAL.SOCIAL_NETWORK.CLIENT_SECRET': secret(text().optional()),
   'SOCIAL.SOCIAL_NETWORK.AUTHORIZATION_URL': setting(url().default('https://x.com/i/oauth2/authorize')),
@@ -84,11 +87,45 @@ export const SETTINGS = {
   /** How old a signed login payload (its auth_date) may be. */
   'SOCIAL.MESSAGING_PLATFORM.MAX_AGE_SECONDS': setting(int({ min: 60 }).default(24 * 3600)),
 
+  /** Analytics property for live actives (src/providers/analytics.ts); unset: live actives answer SERVICE_UNAVAILABLE. */
+  'GENERAL.ANALYTICS_PROPERTY_ID': setting(text().regex(/^\d+$/, { error: 'must be the numeric property ID' }).optional()),
+  /** Service-account key file; unset: application default credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud, metadata server). */
+  'ANALYTICS.KEY_FILE': setting(text().optional()),
+  'ANALYTICS.API_URL': setting(url().default('https://analyticsdata.googleapis.com')),
+  /** Unset: Google's OAuth 2.0 token endpoint (tests point it at a fixture). */
+  'ANALYTICS.TOKEN_URL': setting(url().optional()),
+  'ANALYTICS.CACHE_TTL_MS': setting(int({ min: 0 }).default(30_000)),
+  /** Bearer token of the operator-only routes (cache statistics and clear); unset: those routes answer 401. */
+  OPERATOR_TOKEN: secret(text().min(32, { error: 'must be at least 32 characters' }).optional()),
+  /** Highest reward the welcome wheel pays (src/services/welcome-wheel.ts). */
+  'GENERAL.WELCOME_WHEEL_MAX_REWARD': setting(int({ min: 0 }).default(1000)),
+  /** On-ramp A (signed widget URLs): the widget origin, its publishable key and the secret that signs. */
+  'ONRAMP_A.WIDGET_URL': setting(url().default('https://buy.moonpay.com')),
+  'ONRAMP_A.API_KEY': setting(text().optional()),
+  'ONRAMP_A.SECRET_KEY': secret(text().optional()),
+  /** On-ramp B (session tokens): the token endpoint and the secret API key (ES256 PEM or Ed25519 base64). */
+  'ONRAMP_B.TOKEN_URL': setting(url().default('https://api.developer.coinbase.com/onramp/v1/token')),
+  'ONRAMP_B.API_KEY_ID': setting(text().optional()),
+  'ONRAMP_B.API_KEY_SECRET': secret(text().optional()),
+
   PLATFORM_PACKAGE_ID: setting(text().default('0x0000000000000000000000000000000000000000000000000000000000000000')),
   POLLING_INTERVAL_MS: setting(int({ min: 10 }).default(2000)),
   INDEXER_DISABLED: setting(bool().default(false)),
   'CHAIN.SUI_TRANSPORT': setting(oneOf(['graphql', 'grpc']).default('graphql')),
   'CHAIN.SUI_URL': setting(url().optional()),
+  /** Price source (src/providers/price-source.ts, CoinGecko's pro API format). Unset key: no poll, /api/price answers SERVICE_UNAVAILABLE. */
+  'CHAIN.PRICE_API_KEY': secret(text().optional()),
+  'CHAIN.PRICE_API_URL': setting(url().default('https://pro-api.coingecko.com')),
+  /** A price older than this is served with `stale: true` (two poll intervals). */
+  'PRICES.STALE_AFTER_SECONDS': setting(int({ min: 1 }).default(600)),
+  /** Jobs role schedules (node-cron expressions, optional seconds field; UTC). */
+  'JOBS.PRICE_POLL_CRON': setting(text().refine((v) => cron.validate(v), { error: 'is not a cron expression' }).default('*/5 * * * *')),
+  'JOBS.GIFT_RESET_CRON': setting(text().refine((v) => cron.validate(v), { error: 'is not a cron expression' }).default('0 0 * * *')),
+  /** Anti-proxy IP check for gifts (src/providers/ip-check.ts, proxycheck.io v2 format). Unset key: gifts are served without the check. */
+  'GENERAL.IPCHECK_API_KEY': secret(text().optional()),
+  'GENERAL.IPCHECK_URL': setting(url().default('https://proxycheck.io')),
+  /** Gifts one client IP may receive per project per day (the project's quota is its schedule's dailyQuota). */
+  'GIFTS.IP_DAILY_LIMIT': setting(int({ min: 1 }).default(1)),
 
   // No default: a Redis address alone selects redis, none selects memory (see index.ts).
   CACHE_STORE: setting(oneOf(['redis', 'memory']).optional()),
@@ -106,6 +143,10 @@ export const SETTINGS = {
   APP_URL: setting(url().optional()),
   /** Unset: APP_URL + /blog. */
   BLOG_URL: setting(url().optional()),
+  /** Unset: APP_URL + /docs (the shared sitemap index lists `{DOCS_URL}/sitemap.xml`). */
+  DOCS_URL: setting(url().optional()),
+  /** The secondary (house) site's root; unset: the deployment has none. */
+  HOUSE_URL: setting(url().optional()),
   BLOG_PORT: setting(port().default(3001)),
   /** Where the API proxies `/blog` to. Unset: the blog process on BLOG_PORT when it runs in the same platform, else no proxy. */
   BLOG_UPSTREAM_URL: setting(url().optional()),

@@ -11,6 +11,8 @@ import { createGraphqlPolicy } from '../graphql/policy';
 import { requestSignal, type GraphqlContext } from '../graphql/context';
 import { createGraphqlWsGateway, registerGraphqlWs } from '../gateway/graphql-ws';
 import { DEFAULT_CAPS, type ConnectionCaps } from '../gateway/caps';
+import { registerSocketIo, type SocketIoDeps } from '../gateway/socket-io';
+import { createGatewayMetrics } from '../gateway/metrics';
 import { registerAdmission } from './admission';
 import { registerAuthContext, registerAuthRefusal } from './auth-context';
 import { registerErrorHandling } from './error-handler';
@@ -21,17 +23,20 @@ import { registerDrain, websocketPreClose } from './drain';
 import { registerSecurity } from './security';
 import { registerOpenApi } from './openapi';
 import { registerBlogProxy } from './blog-proxy';
+import { registerSurfaces } from './surfaces';
 import { restRoutes } from './rest';
 import './types';
 
 export interface HttpAppDeps {
-  config: Pick<Config, 'http' | 'graphql'>;
+  config: Pick<Config, 'http' | 'graphql' | 'surfaces'>;
   logger: Logger;
   metrics: Metrics;
   store: SharedStore;
   services: Services;
   schema: GraphQLSchema;
   caps?: Partial<ConnectionCaps>;
+  /** Clients of the shared store's Redis for Socket.IO's adapter (absent: its in-memory adapter). */
+  socketIoRedis?: SocketIoDeps['redis'];
   /** Extra routes, registered with the same hooks (tests, benchmarks). */
   extraRoutes?: (app: FastifyInstance) => void | Promise<void>;
   admission?: boolean;
@@ -76,11 +81,14 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     policy.context({ requestId: request.id, ip: request.ip, auth: request.auth, transport: 'http', signal: requestSignal(request) });
   const handler = graphqlHttpHandler(policy, apollo, context);
   app.post('/graphql', handler);
-  const gateway = createGraphqlWsGateway({ policy, tokens: services.tokens, store: deps.store, logger: deps.logger, caps });
+  const gatewayMetrics = createGatewayMetrics(deps.metrics.registry);
+  const gateway = createGraphqlWsGateway({ policy, tokens: services.tokens, store: deps.store, logger: deps.logger, caps, presence: services.presence, metrics: gatewayMetrics });
   registerGraphqlWs(app, gateway, handler);
+  await registerSocketIo(app, { services, store: deps.store, caps, logger: deps.logger, http: config.http, redis: deps.socketIoRedis, metrics: gatewayMetrics });
 
   await registerOpenApi(app, { version: services.system.info().version });
   await app.register(restRoutes, { prefix: '/api', services });
+  registerSurfaces(app, config.surfaces);
   if (deps.blogUpstream) await registerBlogProxy(app, deps.blogUpstream);
   if (deps.extraRoutes) await deps.extraRoutes(app);
   return app;

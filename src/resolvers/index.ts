@@ -4,15 +4,22 @@ import type { GraphQLSchema } from 'graphql';
 import type { Services } from '../services';
 import { AuthResolver } from './auth';
 import { BlogResolver } from './blog';
+import { ChatResolver } from './chat';
+import { PresenceResolver } from './presence';
+import { GiftsResolver } from './gifts';
 import { IndexerResolver } from './indexer';
 import { LeaderboardsResolver } from './leaderboards';
+import { PricesResolver } from './prices';
 import { QuestsResolver } from './quests';
 import { SocialLinksResolver } from './social-links';
 import { SystemResolver } from './system';
 import { UsersResolver } from './users';
 import { ZkLoginResolver } from './zklogin';
+import { AnalyticsResolver } from './analytics';
+import { OnrampsResolver } from './onramps';
+import { WelcomeWheelResolver } from './welcome-wheel';
 
-export const resolvers = [SystemResolver, AuthResolver, LeaderboardsResolver, BlogResolver, IndexerResolver, ZkLoginResolver, UsersResolver, SocialLinksResolver, QuestsResolver] as const;
+export const resolvers = [SystemResolver, AuthResolver, LeaderboardsResolver, BlogResolver, IndexerResolver, ZkLoginResolver, UsersResolver, SocialLinksResolver, QuestsResolver, PricesResolver, GiftsResolver, AnalyticsResolver, OnrampsResolver, WelcomeWheelResolver, ChatResolver, PresenceResolver] as const;
 
 /** Resolvers are constructed once with the services (see each resolver's constructor). */
 export async function buildGraphqlSchema(opts: { services: Services; pubSub: PubSub }): Promise<GraphQLSchema> {

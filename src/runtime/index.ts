@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import { createLogger, type Logger } from '../observability/logger';
 import { createMetrics, type Metrics } from '../observability/metrics';
-import { createSharedStore, createPubSub, type SharedStore } from '../store';
+import { connectRedis, createSharedStore, createPubSub, type SharedStore } from '../store';
+import type { RedisOptions } from 'ioredis';
 import { createDb, type Db } from '../db/client';
 import { createServices, type Services } from '../services';
 import { buildGraphqlSchema } from '../resolvers';
@@ -117,6 +118,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   const pubSub = createPubSub(store, { logger });
   const services = await createServices({ config, logger, db, store, pubSub, version: overrides.version ?? VERSION, leaderboardCacheTtlMs: overrides.leaderboardCacheTtlMs, registry: metrics.registry });
   shutdown.add('roles', 'quest lifecycle watch', () => services.quests.close());
+  shutdown.add('roles', 'chat relay and presence', async () => void (await Promise.all([services.chat.close(), services.presence.close()])));
   // First boot: an empty quest catalogue is seeded before the API answers (GET /api/quests/list shows it at once).
   await services.quests.start();
   shutdown.add('blog', 'blog CMS (Payload)', () => services.blog.close());
@@ -130,7 +132,9 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
     const schema = await buildGraphqlSchema({ services, pubSub });
     // One origin: `/blog` is proxied to BLOG_UPSTREAM_URL, else to this platform's own blog process.
     const blogUpstream = config.blog.upstreamUrl ?? (roles.has('blog') ? `http://127.0.0.1:${config.blog.port}` : undefined);
-    const app = await buildHttpApp({ config, logger, metrics, store, services, schema, caps: overrides.caps, extraRoutes: overrides.extraRoutes, admission: overrides.admission, blogUpstream });
+    const storeKeyPrefix = overrides.storeKeyPrefix ?? config.store.keyPrefix;
+    const socketIoRedis = { connect: (extra?: RedisOptions) => connectRedis(config.store, extra), keyPrefix: storeKeyPrefix };
+    const app = await buildHttpApp({ config, logger, metrics, store, services, schema, caps: overrides.caps, extraRoutes: overrides.extraRoutes, admission: overrides.admission, blogUpstream, socketIoRedis });
     // Requests end within the request timeout (answered 503 then); a little slack to flush them.
     shutdown.add('http', 'http server', () => closeHttpApp(app, { graceMs: config.http.requestTimeoutMs + 500, idleGraceMs: IDLE_CONNECTION_GRACE_MS, logger }));
     const host = overrides.listen?.host ?? config.http.host;
@@ -163,5 +167,9 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
     const { startIndexerRole } = await import('../indexer/role');
     await startIndexerRole({ config, db, logger, registry: metrics.registry, services, store, shutdown: stops });
   }
-  if (roles.has('jobs')) logger.info('jobs role: no jobs scheduled yet');
+  if (roles.has('jobs')) {
+    const { startJobsRole } = await import('../jobs');
+    const jobs = startJobsRole({ config, db, logger, services, registry: metrics.registry });
+    shutdown.add('roles', 'jobs', () => jobs.stop());
+  }
 }

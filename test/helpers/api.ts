@@ -6,6 +6,7 @@ import type { SharedStore } from '../../src/store';
 import type { Services } from '../../src/services';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import type { ConnectionCaps } from '../../src/gateway/caps';
+import type { Role } from '../../src/roles';
 import { captureLogger } from './logs';
 import { testEnv } from './env';
 import { createTestDb, type Db } from './db';
@@ -33,6 +34,8 @@ export interface StartApiOptions {
   host?: string;
   /** Share a database between several APIs (replicas); default: a fresh test database each. */
   db?: Db;
+  /** Roles this API runs (default: api only); e.g. ['api', 'jobs'] to run the scheduled jobs too. */
+  roles?: Role[];
 }
 
 /** What mainnet refuses to start without (src/config MAINNET_REQUIRED); a test's own values win. */
@@ -65,7 +68,7 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
   let runtime: Runtime;
   try {
     runtime = await createRuntime(config, {
-      roles: new Set(['api']),
+      roles: new Set<Role>(opts.roles ?? ['api']),
       logger,
       metrics: createMetrics({ defaultMetrics: false }),
       version: 'test',

@@ -14,6 +14,7 @@ import { startApi, type TestApi } from '../helpers/api';
 import { testEnv } from '../helpers/env';
 
 const SECRET = 'openapi-test-webhook-secret-0123456789';
+const OPERATOR = 'openapi-test-operator-token-0123456789abcdef';
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
 const DOC_ROUTES = /^\/api\/(docs|openapi\.json)(\/|$)/;
@@ -83,7 +84,7 @@ function operations(): Array<{ path: string; method: string; op: Operation }> {
 const errorShape = (code: string) => ({ error: { code, message: expect.any(String), requestId: expect.any(String) } });
 
 beforeAll(async () => {
-  api = await startApi({ env: { WEBHOOK_SECRET: SECRET } });
+  api = await startApi({ env: { WEBHOOK_SECRET: SECRET, OPERATOR_TOKEN: OPERATOR } });
   const res = await fetch(`${api.url}/api/openapi.json`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('application/json');
@@ -121,8 +122,9 @@ describe('GET /api/openapi.json', () => {
         expect(body?.content?.['application/json']?.schema, where).toBeDefined();
       }
       const responses = Object.entries(op.responses ?? {});
-      // A success, or (a browser's return from an OAuth provider) a redirect.
-      expect(responses.some(([status]) => /^[23]/.test(status)), where).toBe(true);
+      // A success, or (a browser's return from an OAuth provider) a redirect…
+      // …unless the operation exists only to send the caller to a websocket (426 WEBSOCKET_ONLY).
+      expect(responses.some(([status]) => /^[23]/.test(status) || status === '426'), where).toBe(true);
       expect(responses.some(([status]) => status.startsWith('5')), where).toBe(true);
       for (const [status, response] of responses) {
         if (status === '204' || status.startsWith('3')) {
@@ -199,7 +201,7 @@ describe('Fastify validates against the declared schemas', () => {
     expect(await top.json()).toEqual({ board: 'xp', entries: [] });
     const player = await fetch(`${api.url}/api/stats/leaderboards/bet/players/0xabc`);
     expect(await player.json()).toEqual({ board: 'bet', entry: null });
-    const cache = await fetch(`${api.url}/api/stats/cache`);
+    const cache = await fetch(`${api.url}/api/stats/cache`, { headers: { authorization: `Bearer ${OPERATOR}` } });
     expect(Object.keys((await cache.json()).leaderboards).sort()).toEqual(['entries', 'hits', 'misses']);
   });
 

@@ -158,15 +158,16 @@ describe('CORS', () => {
   });
 
   it('lets the allowed origin read the actual response, credentials included', async () => {
-    const res = await call('/graphql', {
-      method: 'POST',
-      headers: { origin: FRONTEND, 'content-type': 'application/json', authorization: 'Bearer not-a-token' },
-      body: QUERY,
-    });
+    const res = await call('/graphql', { method: 'POST', headers: { origin: FRONTEND, 'content-type': 'application/json' }, body: QUERY });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(FRONTEND);
     expect(res.headers.get('access-control-allow-credentials')).toBe('true');
     expect(((await res.json()) as { data: { serverStatus: { status: string } } }).data.serverStatus.status).toBeTruthy();
+    // A refused token's answer is readable too, so the frontend can see it must log in again.
+    const refused = await call('/graphql', { method: 'POST', headers: { origin: FRONTEND, 'content-type': 'application/json', authorization: 'Bearer not-a-token' }, body: QUERY });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe(FRONTEND);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('TOKEN_INVALID');
     const get = await call('/graphql?query=%7BserverStatus%7Bstatus%7D%7D', { headers: { origin: FRONTEND, 'apollo-require-preflight': '1' } });
     expect(get.status).toBe(200);
     expect(get.headers.get('access-control-allow-origin')).toBe(FRONTEND);

@@ -7,8 +7,9 @@ import { gql } from '../helpers/client';
 describe('leaderboard reads (GraphQL and /api/analytics, /api/stats)', () => {
   let api: TestApi;
   const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI';
+  const OPERATOR_TOKEN = 'leaderboards-test-operator-token-0123456789';
   beforeAll(async () => {
-    api = await startApi();
+    api = await startApi({ env: { OPERATOR_TOKEN } });
     const xp = Array.from({ length: 120 }, (_, i) => `('0x${i.toString(16).padStart(4, '0')}', ${(i * 37) % 1000}, ${i % 7})`).join(',');
     await api.db.query(`INSERT INTO xp_leaderboard (player, total_xp, vip_level) VALUES ${xp}`);
     await api.db.query(
@@ -62,7 +63,7 @@ describe('leaderboard reads (GraphQL and /api/analytics, /api/stats)', () => {
     await api.services.leaderboards.invalidate();
     const fresh = await fetch(`${api.url}/api/analytics/leaderboards/bet?limit=3`).then((r) => r.json());
     expect(fresh.entries[0].player).toBe('0xb');
-    const stats = await fetch(`${api.url}/api/stats/cache`).then((r) => r.json());
+    const stats = await fetch(`${api.url}/api/stats/cache`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } }).then((r) => r.json());
     expect(stats.leaderboards.hits).toBeGreaterThan(0);
   });
 

@@ -195,7 +195,7 @@ describe('config', () => {
   });
 
   it('drops settings nothing reads (they return with their feature)', () => {
-    for (const gone of ['GENERAL.IPCHECK_API_KEY', 'GENERAL.WELCOME_WHEEL_MAX_REWARD', 'CHAIN.GIVEAWAY_SETTLEMENT_BATCH_SIZE', 'CHAIN.PRICE_API_KEY']) {
+    for (const gone of ['CHAIN.GIVEAWAY_SETTLEMENT_BATCH_SIZE']) {
       expect(Object.keys(SETTINGS)).not.toContain(gone);
     }
   });

@@ -160,3 +160,21 @@ export type OpsJobRun = Prisma.OpsJobRunModel
  * 
  */
 export type PriceSnapshot = Prisma.PriceSnapshotModel
+/**
+ * Model ChatMessage
+ * One chat message (src/services/chat.ts). `room` is `global` or `game:<id>`; `author` the
+ * sender's wallet. Text is stored as sent (validated, never rendered as HTML by the backend).
+ */
+export type ChatMessage = Prisma.ChatMessageModel
+/**
+ * Model ChatReaction
+ * One wallet's reaction with one emoji to one message; the unique key makes repeats idempotent.
+ */
+export type ChatReaction = Prisma.ChatReactionModel
+/**
+ * Model WelcomeWheelSpin
+ * A wallet's one welcome-wheel spin (src/services/welcome-wheel.ts): the primary key makes a
+ * second spin impossible, so it reads the first. The payout waits as `pending` until a chain
+ * writer pays it (`paid`, with its transaction digest).
+ */
+export type WelcomeWheelSpin = Prisma.WelcomeWheelSpinModel

@@ -3,12 +3,17 @@ import type { Services } from '../../services';
 import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
 import { blogRoutes } from './blog';
+import { chatRoutes } from './chat';
+import { giftRoutes } from './gifts';
+import { priceRoutes } from './prices';
 import { healthRoutes } from './health';
 import { questRoutes } from './quests';
 import { addSharedSchemas, documentBearerAuth } from './responses';
 import { usersRoutes } from './users';
 import { socialLinkRoutes } from './social-links';
 import { zkLoginRoutes } from './zklogin';
+import { onrampRoutes } from './onramps';
+import { welcomeWheelRoutes } from './welcome-wheel';
 
 /** The `/api` REST shim: one file per domain, each a thin adapter over its service. */
 export async function restRoutes(app: FastifyInstance, opts: { services: Services }): Promise<void> {
@@ -22,4 +27,9 @@ export async function restRoutes(app: FastifyInstance, opts: { services: Service
   await questRoutes(app, opts.services);
   await usersRoutes(app, opts.services);
   await socialLinkRoutes(app, opts.services);
+  await chatRoutes(app, opts.services);
+  await onrampRoutes(app, opts.services);
+  await welcomeWheelRoutes(app, opts.services);
+  await priceRoutes(app, opts.services);
+  await giftRoutes(app, opts.services);
 }

@@ -424,7 +424,10 @@ export const ModelName = {
   LeaderboardRankBucket: 'LeaderboardRankBucket',
   OpsJobHeartbeat: 'OpsJobHeartbeat',
   OpsJobRun: 'OpsJobRun',
-  PriceSnapshot: 'PriceSnapshot'
+  PriceSnapshot: 'PriceSnapshot',
+  ChatMessage: 'ChatMessage',
+  ChatReaction: 'ChatReaction',
+  WelcomeWheelSpin: 'WelcomeWheelSpin'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -440,7 +443,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "campaign" | "questClaim" | "questProgress" | "zkLoginAccount" | "profile" | "socialLink" | "emailVerificationToken" | "loginChallenge" | "refreshToken" | "getStashedGift" | "giftDeliveryLimit" | "giftDeliverySchedule" | "betResultEvent" | "playerVipExpProgressEvent" | "dailyStreakClaimedEvent" | "dailyStreakResetEvent" | "referralRewardEvent" | "houseLiquidityEvent" | "secondaryHouseLiquidityEvent" | "cursor" | "referralLeaderboard" | "betLeaderboard" | "weeklyBetLeaderboard" | "xpLeaderboard" | "leaderboardRankBucket" | "opsJobHeartbeat" | "opsJobRun" | "priceSnapshot"
+    modelProps: "campaign" | "questClaim" | "questProgress" | "zkLoginAccount" | "profile" | "socialLink" | "emailVerificationToken" | "loginChallenge" | "refreshToken" | "getStashedGift" | "giftDeliveryLimit" | "giftDeliverySchedule" | "betResultEvent" | "playerVipExpProgressEvent" | "dailyStreakClaimedEvent" | "dailyStreakResetEvent" | "referralRewardEvent" | "houseLiquidityEvent" | "secondaryHouseLiquidityEvent" | "cursor" | "referralLeaderboard" | "betLeaderboard" | "weeklyBetLeaderboard" | "xpLeaderboard" | "leaderboardRankBucket" | "opsJobHeartbeat" | "opsJobRun" | "priceSnapshot" | "chatMessage" | "chatReaction" | "welcomeWheelSpin"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2516,6 +2519,228 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    ChatMessage: {
+      payload: Prisma.$ChatMessagePayload<ExtArgs>
+      fields: Prisma.ChatMessageFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ChatMessageFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatMessagePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ChatMessageFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatMessagePayload>
+        }
+        findFirst: {
+          args: Prisma.ChatMessageFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatMessagePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ChatMessageFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatMessagePayload>
+        }
+        findMany: {
+          args: Prisma.ChatMessageFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatMessagePayload>[]
+        }
+        create: {
+          args: Prisma.ChatMessageCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatMessagePayload>
+        }
+        createMany: {
+          args: Prisma.ChatMessageCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ChatMessageCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatMessagePayload>[]
+        }
+        delete: {
+          args: Prisma.ChatMessageDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatMessagePayload>
+        }
+        update: {
+          args: Prisma.ChatMessageUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatMessagePayload>
+        }
+        deleteMany: {
+          args: Prisma.ChatMessageDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ChatMessageUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ChatMessageUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatMessagePayload>[]
+        }
+        upsert: {
+          args: Prisma.ChatMessageUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatMessagePayload>
+        }
+        aggregate: {
+          args: Prisma.ChatMessageAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateChatMessage>
+        }
+        groupBy: {
+          args: Prisma.ChatMessageGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ChatMessageGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ChatMessageCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ChatMessageCountAggregateOutputType> | number
+        }
+      }
+    }
+    ChatReaction: {
+      payload: Prisma.$ChatReactionPayload<ExtArgs>
+      fields: Prisma.ChatReactionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ChatReactionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReactionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ChatReactionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReactionPayload>
+        }
+        findFirst: {
+          args: Prisma.ChatReactionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReactionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ChatReactionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReactionPayload>
+        }
+        findMany: {
+          args: Prisma.ChatReactionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReactionPayload>[]
+        }
+        create: {
+          args: Prisma.ChatReactionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReactionPayload>
+        }
+        createMany: {
+          args: Prisma.ChatReactionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ChatReactionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReactionPayload>[]
+        }
+        delete: {
+          args: Prisma.ChatReactionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReactionPayload>
+        }
+        update: {
+          args: Prisma.ChatReactionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReactionPayload>
+        }
+        deleteMany: {
+          args: Prisma.ChatReactionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ChatReactionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ChatReactionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReactionPayload>[]
+        }
+        upsert: {
+          args: Prisma.ChatReactionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReactionPayload>
+        }
+        aggregate: {
+          args: Prisma.ChatReactionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateChatReaction>
+        }
+        groupBy: {
+          args: Prisma.ChatReactionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ChatReactionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ChatReactionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ChatReactionCountAggregateOutputType> | number
+        }
+      }
+    }
+    WelcomeWheelSpin: {
+      payload: Prisma.$WelcomeWheelSpinPayload<ExtArgs>
+      fields: Prisma.WelcomeWheelSpinFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.WelcomeWheelSpinFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WelcomeWheelSpinPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.WelcomeWheelSpinFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WelcomeWheelSpinPayload>
+        }
+        findFirst: {
+          args: Prisma.WelcomeWheelSpinFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WelcomeWheelSpinPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.WelcomeWheelSpinFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WelcomeWheelSpinPayload>
+        }
+        findMany: {
+          args: Prisma.WelcomeWheelSpinFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WelcomeWheelSpinPayload>[]
+        }
+        create: {
+          args: Prisma.WelcomeWheelSpinCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WelcomeWheelSpinPayload>
+        }
+        createMany: {
+          args: Prisma.WelcomeWheelSpinCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.WelcomeWheelSpinCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WelcomeWheelSpinPayload>[]
+        }
+        delete: {
+          args: Prisma.WelcomeWheelSpinDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WelcomeWheelSpinPayload>
+        }
+        update: {
+          args: Prisma.WelcomeWheelSpinUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WelcomeWheelSpinPayload>
+        }
+        deleteMany: {
+          args: Prisma.WelcomeWheelSpinDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.WelcomeWheelSpinUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.WelcomeWheelSpinUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WelcomeWheelSpinPayload>[]
+        }
+        upsert: {
+          args: Prisma.WelcomeWheelSpinUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WelcomeWheelSpinPayload>
+        }
+        aggregate: {
+          args: Prisma.WelcomeWheelSpinAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateWelcomeWheelSpin>
+        }
+        groupBy: {
+          args: Prisma.WelcomeWheelSpinGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WelcomeWheelSpinGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.WelcomeWheelSpinCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WelcomeWheelSpinCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2956,6 +3181,40 @@ export const PriceSnapshotScalarFieldEnum = {
 export type PriceSnapshotScalarFieldEnum = (typeof PriceSnapshotScalarFieldEnum)[keyof typeof PriceSnapshotScalarFieldEnum]
 
 
+export const ChatMessageScalarFieldEnum = {
+  id: 'id',
+  room: 'room',
+  author: 'author',
+  text: 'text',
+  createdAt: 'createdAt'
+} as const
+
+export type ChatMessageScalarFieldEnum = (typeof ChatMessageScalarFieldEnum)[keyof typeof ChatMessageScalarFieldEnum]
+
+
+export const ChatReactionScalarFieldEnum = {
+  messageId: 'messageId',
+  wallet: 'wallet',
+  emoji: 'emoji',
+  createdAt: 'createdAt'
+} as const
+
+export type ChatReactionScalarFieldEnum = (typeof ChatReactionScalarFieldEnum)[keyof typeof ChatReactionScalarFieldEnum]
+
+
+export const WelcomeWheelSpinScalarFieldEnum = {
+  walletAddress: 'walletAddress',
+  segment: 'segment',
+  reward: 'reward',
+  payoutStatus: 'payoutStatus',
+  payoutTxDigest: 'payoutTxDigest',
+  spunAt: 'spunAt',
+  paidAt: 'paidAt'
+} as const
+
+export type WelcomeWheelSpinScalarFieldEnum = (typeof WelcomeWheelSpinScalarFieldEnum)[keyof typeof WelcomeWheelSpinScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -3300,6 +3559,9 @@ export type GlobalOmitConfig = {
   opsJobHeartbeat?: Prisma.OpsJobHeartbeatOmit
   opsJobRun?: Prisma.OpsJobRunOmit
   priceSnapshot?: Prisma.PriceSnapshotOmit
+  chatMessage?: Prisma.ChatMessageOmit
+  chatReaction?: Prisma.ChatReactionOmit
+  welcomeWheelSpin?: Prisma.WelcomeWheelSpinOmit
 }
 
 /* Types for Logging */

@@ -78,7 +78,10 @@ export const ModelName = {
   LeaderboardRankBucket: 'LeaderboardRankBucket',
   OpsJobHeartbeat: 'OpsJobHeartbeat',
   OpsJobRun: 'OpsJobRun',
-  PriceSnapshot: 'PriceSnapshot'
+  PriceSnapshot: 'PriceSnapshot',
+  ChatMessage: 'ChatMessage',
+  ChatReaction: 'ChatReaction',
+  WelcomeWheelSpin: 'WelcomeWheelSpin'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -496,6 +499,40 @@ export const PriceSnapshotScalarFieldEnum = {
 } as const
 
 export type PriceSnapshotScalarFieldEnum = (typeof PriceSnapshotScalarFieldEnum)[keyof typeof PriceSnapshotScalarFieldEnum]
+
+
+export const ChatMessageScalarFieldEnum = {
+  id: 'id',
+  room: 'room',
+  author: 'author',
+  text: 'text',
+  createdAt: 'createdAt'
+} as const
+
+export type ChatMessageScalarFieldEnum = (typeof ChatMessageScalarFieldEnum)[keyof typeof ChatMessageScalarFieldEnum]
+
+
+export const ChatReactionScalarFieldEnum = {
+  messageId: 'messageId',
+  wallet: 'wallet',
+  emoji: 'emoji',
+  createdAt: 'createdAt'
+} as const
+
+export type ChatReactionScalarFieldEnum = (typeof ChatReactionScalarFieldEnum)[keyof typeof ChatReactionScalarFieldEnum]
+
+
+export const WelcomeWheelSpinScalarFieldEnum = {
+  walletAddress: 'walletAddress',
+  segment: 'segment',
+  reward: 'reward',
+  payoutStatus: 'payoutStatus',
+  payoutTxDigest: 'payoutTxDigest',
+  spunAt: 'spunAt',
+  paidAt: 'paidAt'
+} as const
+
+export type WelcomeWheelSpinScalarFieldEnum = (typeof WelcomeWheelSpinScalarFieldEnum)[keyof typeof WelcomeWheelSpinScalarFieldEnum]
 
 
 export const SortOrder = {
