@@ -298,8 +298,9 @@ describe('GET /api/docs', () => {
       await expect.poll(rendered, { timeout: 20_000 }).toEqual(expected);
 
       // Expanding the webhook operation shows its documented body and error responses.
-      await page.locator('.opblock-post .opblock-summary').first().click();
-      await expect.poll(() => page.locator('.opblock-post .responses-table').first().textContent(), { timeout: 10_000 }).toContain('401');
+      const webhook = page.locator('.opblock-post', { has: page.locator('[data-path="/api/blog/webhooks/contentpartner"]') });
+      await webhook.locator('.opblock-summary').click();
+      await expect.poll(() => webhook.locator('.responses-table').first().textContent(), { timeout: 10_000 }).toContain('401');
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: join(ARTIFACTS, 'api-docs.png'), fullPage: true });
       expect(problems).toEqual([]);
