@@ -25,7 +25,8 @@ async function registerPrefix(scope: FastifyInstance, upstream: string, prefix: 
     prefix,
     rewritePrefix: prefix,
     websocket: false,
-    config: charged ? {} : { rateLimit: false },
+    // The blog's own credentials (Payload's `JWT …`, the revalidation bearer secret) pass through unread.
+    config: charged ? { skipAuth: true } : { rateLimit: false, skipAuth: true },
     replyOptions: {
       rewriteRequestHeaders: (request, headers) => forwardedHeaders(request as ProxiedRequest, headers as IncomingHttpHeaders),
       onError: (reply, { error }) => blogUnavailable(reply as ProxiedReply, error),
