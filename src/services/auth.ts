@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { normalizeSuiAddress } from '@mysten/sui/utils';
 import { z } from 'zod';
 import type { Config } from '../config';
@@ -7,6 +7,7 @@ import { AppError } from '../errors';
 import { parseInput } from '../input/validate';
 import type { Logger } from '../observability/logger';
 import type { SignatureVerifier } from '../providers/sui-signatures';
+import { hashOpaqueToken, newOpaqueToken } from './opaque-tokens';
 import type { TokenService } from './tokens';
 
 /** What a client gets after any login or refresh (the REST body and the GraphQL type). */
@@ -98,7 +99,6 @@ export function loginMessage(p: { domain: string; appUrl: string; address: strin
 const NONCE_LINE = /^Nonce: ([0-9a-f]{32})$/m;
 
 const REFRESH_PREFIX = 'rt_';
-const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 export function createAuthService(deps: AuthServiceDeps): AuthService {
   const { db, tokens, config } = deps;
@@ -112,12 +112,12 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     meta: ClientMeta,
     family: { familyId: string; id: string } = { familyId: randomUUID(), id: randomUUID() },
   ): Promise<TokenBody> {
-    const refreshToken = REFRESH_PREFIX + randomBytes(32).toString('base64url');
+    const refreshToken = newOpaqueToken(REFRESH_PREFIX);
     await tx.refreshToken.create({
       data: {
         id: family.id,
         subject: wallet,
-        tokenHash: hashToken(refreshToken),
+        tokenHash: hashOpaqueToken(refreshToken),
         familyId: family.familyId,
         expiresAt: new Date(now().getTime() + config.refreshTtlSeconds * 1000),
         userAgent: meta.userAgent?.slice(0, 500),
@@ -184,7 +184,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
 
     async refresh(input, meta = {}) {
       const { refreshToken } = parseInput(refreshInput, input);
-      const current = await db.prisma.refreshToken.findUnique({ where: { tokenHash: hashToken(refreshToken) } });
+      const current = await db.prisma.refreshToken.findUnique({ where: { tokenHash: hashOpaqueToken(refreshToken) } });
       if (!current || current.revokedAt) throw new AppError('REFRESH_TOKEN_INVALID', 'The refresh token is not valid; log in again');
       if (current.replacedById) {
         await revokeFamily(current.familyId, 'reuse');
@@ -207,7 +207,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
 
     async logout(wallet, input) {
       const { refreshToken } = parseInput(refreshInput, input);
-      const current = await db.prisma.refreshToken.findUnique({ where: { tokenHash: hashToken(refreshToken) } });
+      const current = await db.prisma.refreshToken.findUnique({ where: { tokenHash: hashOpaqueToken(refreshToken) } });
       if (!current || current.subject !== wallet) throw new AppError('REFRESH_TOKEN_INVALID', 'The refresh token is not one of your sessions');
       await revokeFamily(current.familyId, 'logout');
     },

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -7,6 +6,7 @@ import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../input/storable-text'
 import { parseInput } from '../input/validate';
 import type { Mailer } from '../providers/mailer';
 import type { SharedStore } from '../store';
+import { hashOpaqueToken, newOpaqueToken } from './opaque-tokens';
 import { emailVerificationMail } from './users-mail';
 
 /**
@@ -128,7 +128,6 @@ export const verifyEmailInput = z.strictObject({
 
 const HOUR_MS = 3_600_000;
 const VERIFICATION_MAIL = 'email-verification';
-const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
 const isUniqueViolation = (err: unknown): boolean => (err as { code?: unknown })?.code === 'P2002';
 const invalidToken = () => new AppError('EMAIL_TOKEN_INVALID', 'This verification link is not valid or was already used');
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -199,8 +198,8 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
       if (owner && owner.id !== profile.id) throw new AppError('CONFLICT', 'This address is verified on another profile');
       await chargeMail(profile.id);
 
-      const token = randomBytes(32).toString('base64url');
-      const hash = tokenHash(token);
+      const token = newOpaqueToken();
+      const hash = hashOpaqueToken(token);
       const expiresAt = new Date(clock().getTime() + config.emailTokenTtlSeconds * 1000);
       await db.prisma.$transaction(async (tx) => {
         // One live link per profile: starts for the same profile take turns on its row.
@@ -220,7 +219,7 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
 
     async verifyEmail(input) {
       const { token } = parseInput(verifyEmailInput, input);
-      const hash = tokenHash(token);
+      const hash = hashOpaqueToken(token);
       const now = clock();
       try {
         return await db.prisma.$transaction(async (tx) => {
