@@ -2,10 +2,33 @@ import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 
 const BLOG_TESTS = ['test/integration/blog-*.test.ts', 'test/e2e/blog-*.test.ts'];
+/**
+ * Files that start several processes, kill them or measure latency under load: they run one at a
+ * time after the rest (project `backend-solo`), so a neighbour's CPU never decides their outcome.
+ */
+const SOLO_TESTS = [
+  'test/integration/edge-cluster.test.ts',
+  'test/integration/nameservice-issuance.test.ts',
+  'test/integration/giveaway-settlement.test.ts',
+  'test/integration/indexer-kill.test.ts',
+  'test/integration/indexer-leader.test.ts',
+  'test/integration/indexer-status.test.ts',
+  'test/integration/gateway-replicas.test.ts',
+  'test/integration/api-replicas.test.ts',
+  'test/integration/api-replicas-activity.test.ts',
+  'test/integration/api-readiness.test.ts',
+  'test/integration/shutdown.test.ts',
+  'test/integration/graphql-pathological.test.ts',
+  'test/integration/store-managed-redis.test.ts',
+  'test/integration/gifts-load.test.ts',
+  // real per-second cron schedules on two replicas
+  'test/integration/prices-poll.test.ts',
+  'test/integration/jobs-schedules.test.ts',
+];
 
 /**
  * One `vitest run` runs both suites as projects and reports each, even when one fails:
- * `backend` first, then `blog` (its global setup builds the Next app once and starts a mainnet
+ * `backend` first (two files at a time), then `backend-solo` (one at a time), then `blog` (its global setup builds the Next app once and starts a mainnet
  * and a testnet blog server; its files run one at a time). `--project blog` runs one suite.
  */
 export default defineConfig({
@@ -22,12 +45,27 @@ export default defineConfig({
         test: {
           name: 'backend',
           include: ['test/**/*.test.ts'],
-          exclude: [...BLOG_TESTS, 'node_modules/**'],
+          exclude: [...BLOG_TESTS, ...SOLO_TESTS, 'node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          // Two files at a time on the 2-core CI machine: most wait on PostgreSQL, Redis and sockets.
+          maxWorkers: 2,
           setupFiles: ['test/setup.ts'],
           sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'backend-solo',
+          include: SOLO_TESTS,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+          fileParallelism: false,
+          setupFiles: ['test/setup.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -41,7 +79,7 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

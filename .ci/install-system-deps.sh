@@ -4,3 +4,5 @@ set -eu
 command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
 command -v xmllint >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq libxml2-utils; }
 python3 -c 'import feedparser' >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq python3-feedparser; }
+command -v haproxy >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq haproxy; }
+command -v pgbouncer >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq pgbouncer; }

@@ -2,14 +2,14 @@
  * Audits a deployment's public web surfaces against src/surfaces/rules.ts:
  *   npm run surfaces:audit -- --network mainnet --app-url https://platform.example \
  *     [--blog-url …] [--docs-url …] [--house-url …] [--www-url …] [--legacy-network-url …] [--docs-legacy-url …] \
- *     [--concurrency 4] [--timeout-ms 10000] [--json]
+ *     [--connect-to https://public.example=http://127.0.0.1:8080 …] [--concurrency 4] [--timeout-ms 10000] [--json]
  * Exit 0: no violation; 1: violations (one line each, then a summary table); 2: bad arguments.
  */
 import { parseArgs } from 'node:util';
 import { auditSurfaces } from '../src/surfaces/audit';
 import { formatReport } from '../src/surfaces/audit-format';
 
-const USAGE = 'usage: npm run surfaces:audit -- --network <name> --app-url <url> [--blog-url <url>] [--docs-url <url>] [--house-url <url>] [--www-url <url>] [--legacy-network-url <url>] [--docs-legacy-url <url>] [--concurrency n] [--timeout-ms n] [--json]';
+const USAGE = 'usage: npm run surfaces:audit -- --network <name> --app-url <url> [--blog-url <url>] [--docs-url <url>] [--house-url <url>] [--www-url <url>] [--legacy-network-url <url>] [--docs-legacy-url <url>] [--connect-to <public-origin>=<origin> …] [--concurrency n] [--timeout-ms n] [--json]';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -29,7 +29,17 @@ function positive(name: string, value: string | undefined, fallback: number): nu
   return n;
 }
 
-let values: Record<string, string | boolean | undefined>;
+/** `--connect-to https://public.example=http://127.0.0.1:8080`, repeatable. */
+function connectTo(pairs: string[]): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const pair of pairs) {
+    const [from, to] = pair.split('=');
+    map[url('connect-to', from) ?? fail('--connect-to: missing origin')] = url('connect-to', to) ?? fail(`--connect-to: "${pair}" is not <public-origin>=<origin>`);
+  }
+  return map;
+}
+
+let values: Record<string, string | string[] | boolean | undefined>;
 try {
   ({ values } = parseArgs({
     options: {
@@ -41,6 +51,7 @@ try {
       'www-url': { type: 'string' },
       'legacy-network-url': { type: 'string' },
       'docs-legacy-url': { type: 'string' },
+      'connect-to': { type: 'string', multiple: true },
       concurrency: { type: 'string' },
       'timeout-ms': { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -65,6 +76,7 @@ const report = await auditSurfaces({
   docsLegacyUrl: url('docs-legacy-url', str('docs-legacy-url')),
   concurrency: positive('concurrency', str('concurrency'), 4),
   timeoutMs: positive('timeout-ms', str('timeout-ms'), 10_000),
+  connectTo: connectTo((values['connect-to'] as string[] | undefined) ?? []),
 });
 process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
 process.exitCode = report.violations.length ? 1 : 0;

@@ -51,6 +51,10 @@ export const ERROR_STATUS = {
   PROXY_DETECTED: 403,
   GIFT_QUOTA_EXCEEDED: 429,
   GIFT_UNAVAILABLE: 409,
+  // Name-service sub-names (src/services/nameservice.ts): below the VIP level, a label someone holds, a second claim.
+  NOT_ELIGIBLE: 403,
+  NAME_TAKEN: 409,
+  ALREADY_CLAIMED: 409,
   INTERNAL: 500,
   UPSTREAM_UNAVAILABLE: 502,
   SERVICE_UNAVAILABLE: 503,

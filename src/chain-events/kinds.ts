@@ -48,6 +48,12 @@ export interface HouseLiquidity {
   houseBalance: bigint;
 }
 
+export interface GiveawayCreated {
+  giveawayId: string;
+  /** End of the giveaway, ms since the epoch (u64 on chain). */
+  endsAtMs: bigint;
+}
+
 /** A column of a kind's event table (beyond the common ones): name, SQL cast, and its value from the decoded event. */
 export type KindColumn<T> = readonly [name: string, cast: string, value: (data: T) => unknown];
 
@@ -62,6 +68,10 @@ export interface EventKindSpec<K extends string = string, T = unknown> {
 const spec = <T>() => <K extends string>(key: K, moveType: string, columns: readonly KindColumn<T>[]): EventKindSpec<K, T> => ({ key, moveType, columns });
 
 const dec = (v: bigint) => v.toString();
+
+/** The last instant of year 9999 (the widest plain ISO 8601 form); a later on-chain u64 end means "never" and is stored as this. */
+const MAX_ISO_MS = 253_402_300_799_999n;
+const isoOfMs = (ms: bigint) => new Date(Number(ms > MAX_ISO_MS ? MAX_ISO_MS : ms)).toISOString();
 
 const liquidityColumns: readonly KindColumn<HouseLiquidity>[] = [
   ['action', 'text', (d) => d.action],
@@ -103,6 +113,11 @@ export const EVENT_KIND_SPECS = {
   ]),
   house_liquidity_event: spec<HouseLiquidity>()('house_liquidity_event', 'house::HouseLiquidityEvent', liquidityColumns),
   secondary_house_liquidity_event: spec<HouseLiquidity>()('secondary_house_liquidity_event', 'secondary_house::SecondaryHouseLiquidityEvent', liquidityColumns),
+  // Feeds no leaderboard: the giveaway settlement job (src/services/giveaways.ts) reads it.
+  giveaway_created_event: spec<GiveawayCreated>()('giveaway_created_event', 'giveaway::GiveawayCreatedEvent', [
+    ['giveaway_id', 'text', (d) => d.giveawayId],
+    ['ends_at', 'timestamptz', (d) => isoOfMs(d.endsAtMs)],
+  ]),
 } as const;
 
 export type KindKey = keyof typeof EVENT_KIND_SPECS;

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { readLayeredEnv } from './env-files';
 import { DEFAULT_APP_URL, SETTING_NAMES, settingsSchema, startupSettingsSchema, type Settings } from './settings';
 import { toOrigin } from './values';
@@ -43,6 +44,18 @@ export interface OnrampBConfig {
   apiKeySecret: string;
 }
 
+export interface NameserviceConfig {
+  /** `platform.sui`: sub-names are `<label>.<parentDomain>`. */
+  parentDomain?: string;
+  /** The parent name's SuinsRegistration NFT, owned by the backend wallet. */
+  parentNftId?: string;
+  minVipLevel: number;
+  expirationDays: number;
+  /** SuiNS's shared `SuiNS` object and the package of its `subdomains` module. */
+  suinsObjectId?: string;
+  subdomainsPackageId?: string;
+}
+
 interface SmtpConfig {
   host: string;
   port: number;
@@ -63,6 +76,10 @@ export interface Config {
     host: string;
     bodyLimitBytes: number;
     requestTimeoutMs: number;
+    /** After SIGTERM: serve while reporting unready this long, then drain (HTTP.DRAIN_DELAY_MS). */
+    drainDelayMs: number;
+    /** Health port of a process without the api role (HEALTH_PORT). */
+    healthPort?: number;
     rateLimit: { max: number; windowMs: number };
     trustedProxyCidrs: string[];
     /** CORS allow-list: APP_URL's origin plus CORS_ORIGINS, as serialized origins. */
@@ -72,6 +89,8 @@ export interface Config {
   /** Quest claims per wallet (QUESTS.CLAIM_RATE_LIMIT_*). */
   quests: { claimRateLimit: { max: number; windowMs: number } };
   databaseUrl?: string;
+  /** DATABASE.DIRECT_URL: session connection for migrations and leases when DATABASE_URL is a transaction-mode pooler. */
+  databaseDirectUrl?: string;
   /** PostgreSQL `statement_timeout` of the API/indexer pool (0 = none): the safety net behind per-request query cancellation. */
   databaseStatementTimeoutMs: number;
   jwt: { secret: string; issuer: string; generated: boolean };
@@ -119,6 +138,12 @@ export interface Config {
     packageId: string;
     transport: 'graphql' | 'grpc';
     suiUrl?: string;
+    /** Chain writer (CHAIN.BACKEND_WALLET_PRIVATE_KEY, CHAIN.WRITE_*); the key unset: no writes. */
+    writer: { privateKey?: string; gasBudget: number; timeoutMs: number };
+    /** Giveaway settlement (CHAIN.GIVEAWAY_*) and its schedule (JOBS.GIVEAWAY_SETTLEMENT_CRON). */
+    giveaways: { autoSettlementDisabled: boolean; graceMs: number; batchSize: number; cron: string };
+    /** Name-service sub-names (CHAIN.NAMESERVICE_*); a name or id unset: claims are refused as unavailable. */
+    nameservice: NameserviceConfig;
   };
   indexer: { disabled: boolean; pollingIntervalMs: number };
   /** Price source (CHAIN.PRICE_API_*); `apiKey` unset: no poll. */
@@ -126,7 +151,17 @@ export interface Config {
   /** Anti-proxy IP check (GENERAL.IPCHECK_*) and the per-IP gift quota. */
   gifts: { ipCheckUrl: string; ipCheckKey?: string; ipDailyLimit: number };
   /** node-cron schedules of the jobs role (JOBS.*). */
-  jobs: { pricePollCron: string; giftResetCron: string };
+  jobs: {
+    pricePollCron: string;
+    giftResetCron: string;
+    archiveCron: string;
+    /** Routine successes kept once per job per window; runs slower than slowRunMs always kept. */
+    runSampleWindowMs: number;
+    slowRunMs: number;
+    /** Run-log rows older than this many days are archived, then pruned. */
+    runHotDays: number;
+    archiveDir: string;
+  };
   /** Public web surfaces (src/surfaces): roots without a trailing slash; the API serves the shared sitemap index and /llms.txt. */
   surfaces: { network: string; appUrl: string; blogUrl: string; docsUrl: string; houseUrl?: string };
   /** Everything the CMS (cms/) and the blog (blog/) read; cms/settings.ts maps it to their shape. */
@@ -230,6 +265,8 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       host: s['GENERAL.HOST'],
       bodyLimitBytes: s['HTTP.BODY_LIMIT_BYTES'],
       requestTimeoutMs: s['HTTP.REQUEST_TIMEOUT_MS'],
+      drainDelayMs: s['HTTP.DRAIN_DELAY_MS'],
+      healthPort: s.HEALTH_PORT,
       rateLimit: { max: s['HTTP.RATE_LIMIT_MAX'], windowMs: s['HTTP.RATE_LIMIT_WINDOW_MS'] },
       trustedProxyCidrs: s.TRUSTED_PROXY_CIDRS,
       corsOrigins: [...new Set([new URL(appUrl).origin, ...s.CORS_ORIGINS.map((o) => toOrigin(o)!)])],
@@ -242,6 +279,7 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
     },
     quests: { claimRateLimit: { max: s['QUESTS.CLAIM_RATE_LIMIT_MAX'], windowMs: s['QUESTS.CLAIM_RATE_LIMIT_WINDOW_MS'] } },
     databaseUrl: s.DATABASE_URL,
+    databaseDirectUrl: s['DATABASE.DIRECT_URL'],
     databaseStatementTimeoutMs: s['DATABASE.STATEMENT_TIMEOUT_MS'],
     jwt: { secret: s.JWT_SECRET ?? DEV_JWT_SECRET, issuer: s.JWT_ISSUER, generated: !s.JWT_SECRET },
     auth: {
@@ -301,11 +339,38 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       keyPrefix: s.SHARED_STORE_KEY_PREFIX,
       replicas: s.SHARED_STORE_REPLICAS,
     },
-    chain: { packageId: s.PLATFORM_PACKAGE_ID, transport: s['CHAIN.SUI_TRANSPORT'], suiUrl: s['CHAIN.SUI_URL'] },
+    chain: {
+      packageId: s.PLATFORM_PACKAGE_ID,
+      transport: s['CHAIN.SUI_TRANSPORT'],
+      suiUrl: s['CHAIN.SUI_URL'],
+      writer: { privateKey: s['CHAIN.BACKEND_WALLET_PRIVATE_KEY'], gasBudget: s['CHAIN.WRITE_GAS_BUDGET'], timeoutMs: s['CHAIN.WRITE_TIMEOUT_MS'] },
+      giveaways: {
+        autoSettlementDisabled: s['CHAIN.GIVEAWAY_AUTO_SETTLEMENT_DISABLED'],
+        graceMs: s['CHAIN.GIVEAWAY_SETTLEMENT_GRACE_MS'],
+        batchSize: s['CHAIN.GIVEAWAY_SETTLEMENT_BATCH_SIZE'],
+        cron: s['JOBS.GIVEAWAY_SETTLEMENT_CRON'],
+      },
+      nameservice: {
+        parentDomain: s['CHAIN.NAMESERVICE_PARENT_DOMAIN'],
+        parentNftId: s['CHAIN.NAMESERVICE_PARENT_NFT_ID'],
+        minVipLevel: s['CHAIN.NAMESERVICE_MIN_VIP_LEVEL'],
+        expirationDays: s['CHAIN.NAMESERVICE_SUBNAME_EXPIRATION_DAYS'],
+        suinsObjectId: s['CHAIN.NAMESERVICE_SUINS_OBJECT_ID'],
+        subdomainsPackageId: s['CHAIN.NAMESERVICE_SUBDOMAINS_PACKAGE_ID'],
+      },
+    },
     indexer: { disabled: s.INDEXER_DISABLED, pollingIntervalMs: s.POLLING_INTERVAL_MS },
     prices: { apiUrl: trimSlash(s['CHAIN.PRICE_API_URL']), apiKey: s['CHAIN.PRICE_API_KEY'], staleAfterSeconds: s['PRICES.STALE_AFTER_SECONDS'] },
     gifts: { ipCheckUrl: trimSlash(s['GENERAL.IPCHECK_URL']), ipCheckKey: s['GENERAL.IPCHECK_API_KEY'], ipDailyLimit: s['GIFTS.IP_DAILY_LIMIT'] },
-    jobs: { pricePollCron: s['JOBS.PRICE_POLL_CRON'], giftResetCron: s['JOBS.GIFT_RESET_CRON'] },
+    jobs: {
+      pricePollCron: s['JOBS.PRICE_POLL_CRON'],
+      giftResetCron: s['JOBS.GIFT_RESET_CRON'],
+      archiveCron: s['JOBS.ARCHIVE_CRON'],
+      runSampleWindowMs: s['JOBS.RUN_SAMPLE_WINDOW_SECONDS'] * 1000,
+      slowRunMs: s['JOBS.SLOW_RUN_MS'],
+      runHotDays: s['JOBS.RUN_HOT_DAYS'],
+      archiveDir: s['JOBS.ARCHIVE_DIR'] ?? join(s.DATA_DIR, 'archive', 'ops-job-run'),
+    },
     surfaces: {
       network: s.NETWORK,
       appUrl: trimSlash(appUrl),

@@ -1,6 +1,8 @@
 import cron from 'node-cron';
 import { z } from 'zod';
-import { bool, int, isCidr, isLoopbackUrl, list, oneOf, port, text, toOrigin, url } from './values';
+import { bool, int, isCidr, isLoopbackUrl, list, oneOf, port, suiObjectId, text, toOrigin, url } from './values';
+import { parseStoreAddress } from './store-address';
+import { isPgBouncerUrl } from './database-url';
 
 /**
  * Every setting the backend, the CMS and the blog read, under the spec's name (`GENERAL.PORT`),
@@ -16,6 +18,14 @@ interface SettingDef<S extends z.ZodType = z.ZodType> {
 
 const setting = <S extends z.ZodType>(schema: S, extra: Omit<SettingDef, 'schema'> = {}): SettingDef<S> => ({ schema, ...extra });
 const secret = <S extends z.ZodType>(schema: S): SettingDef<S> => ({ schema, secret: true });
+const storeAddress = () =>
+  z.string().superRefine((value, ctx) => {
+    try {
+      parseStoreAddress(value);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    }
+  });
 
 const NETWORKS = ['mainnet', 'testnet', 'devnet', 'localnet'] as const;
 export const DEFAULT_APP_URL = 'http://localhost:3000';
@@ -30,6 +40,10 @@ export const SETTINGS = {
   'GENERAL.HOST': setting(text().default('0.0.0.0')),
   'HTTP.BODY_LIMIT_BYTES': setting(int({ min: 1 }).default(1024 * 1024)),
   'HTTP.REQUEST_TIMEOUT_MS': setting(int({ min: 1 }).default(5000)),
+  /** After SIGTERM, how long the API keeps serving while /api/health/ready says 503, so the edge stops routing to it before it drains. */
+  'HTTP.DRAIN_DELAY_MS': setting(int({ min: 0 }).default(0)),
+  /** A process without the api role (jobs, indexer) serves /api/health and /api/health/ready on this port; unset: none. */
+  HEALTH_PORT: setting(port().optional()),
   'HTTP.RATE_LIMIT_MAX': setting(int({ min: 1 }).default(300)),
   'HTTP.RATE_LIMIT_WINDOW_MS': setting(int({ min: 1 }).default(60_000)),
   /** Quest claims per wallet per window (src/services/quests.ts), on top of the HTTP admission limits. */
@@ -48,6 +62,8 @@ export const SETTINGS = {
 
   DATABASE_URL: secret(url().optional()),
   'DATABASE.STATEMENT_TIMEOUT_MS': setting(int({ min: 0 }).default(30_000)),
+  /** Session connection (never a transaction-mode pooler) for migrations and advisory-lock leases. Unset: DATABASE_URL. Required when DATABASE_URL has `pgbouncer=true`. */
+  'DATABASE.DIRECT_URL': secret(url().optional()),
   /** Unset outside production and mainnet: a fixed development-only key (see index.ts). */
   JWT_SECRET: secret(text().min(32, { error: 'must be at least 32 characters' }).optional()),
   JWT_ISSUER: setting(text().default('platform-backend')),
@@ -116,11 +132,45 @@ export const SETTINGS = {
   /** Price source (src/providers/price-source.ts, CoinGecko's pro API format). Unset key: no poll, /api/price answers SERVICE_UNAVAILABLE. */
   'CHAIN.PRICE_API_KEY': secret(text().optional()),
   'CHAIN.PRICE_API_URL': setting(url().default('https://pro-api.coingecko.com')),
+  /** Chain writer (src/services/chain-writer.ts): the signing wallet, `suiprivkey…`; unset: no writes. */
+  'CHAIN.BACKEND_WALLET_PRIVATE_KEY': secret(text().refine((v) => v.startsWith('suiprivkey1'), { error: 'must be a Sui private key (suiprivkey1…)' }).optional()),
+  /** Gas budget of each write, MIST, and how long one execute call may take before its outcome counts as unknown. */
+  'CHAIN.WRITE_GAS_BUDGET': setting(int({ min: 1 }).default(100_000_000)),
+  'CHAIN.WRITE_TIMEOUT_MS': setting(int({ min: 1 }).default(30_000)),
+  /** Giveaway settlement job (src/jobs/giveaway-settlement.ts). */
+  'CHAIN.GIVEAWAY_AUTO_SETTLEMENT_DISABLED': setting(bool().default(false)),
+  'CHAIN.GIVEAWAY_SETTLEMENT_GRACE_MS': setting(int({ min: 0 }).default(60_000)),
+  'CHAIN.GIVEAWAY_SETTLEMENT_BATCH_SIZE': setting(int({ min: 1 }).default(20)),
+  /**
+   * Name-service sub-names (src/services/nameservice.ts): a player at or above MIN_VIP_LEVEL claims one
+   * `<label>.<PARENT_DOMAIN>`, issued from the parent's NFT (held by the backend wallet) through SuiNS's
+   * `subdomains::new` (SUINS_OBJECT_ID, SUBDOMAINS_PACKAGE_ID: not in the spec; the SuiNS SDK reads them
+   * from its per-network config). Any of the four names or ids unset: claims answer SERVICE_UNAVAILABLE.
+   */
+  'CHAIN.NAMESERVICE_PARENT_DOMAIN': setting(
+    text()
+      .regex(/^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+sui$/, { error: 'must be a SuiNS name such as platform.sui (lowercase labels, ending in .sui)' })
+      .optional(),
+  ),
+  'CHAIN.NAMESERVICE_PARENT_NFT_ID': setting(suiObjectId().optional()),
+  'CHAIN.NAMESERVICE_MIN_VIP_LEVEL': setting(int({ min: 0 }).default(1)),
+  'CHAIN.NAMESERVICE_SUBNAME_EXPIRATION_DAYS': setting(int({ min: 1 }).default(365)),
+  'CHAIN.NAMESERVICE_SUINS_OBJECT_ID': setting(suiObjectId().optional()),
+  'CHAIN.NAMESERVICE_SUBDOMAINS_PACKAGE_ID': setting(suiObjectId().optional()),
+  'JOBS.GIVEAWAY_SETTLEMENT_CRON': setting(text().refine((v) => cron.validate(v), { error: 'is not a cron expression' }).default('* * * * *')),
   /** A price older than this is served with `stale: true` (two poll intervals). */
   'PRICES.STALE_AFTER_SECONDS': setting(int({ min: 1 }).default(600)),
   /** Jobs role schedules (node-cron expressions, optional seconds field; UTC). */
   'JOBS.PRICE_POLL_CRON': setting(text().refine((v) => cron.validate(v), { error: 'is not a cron expression' }).default('*/5 * * * *')),
   'JOBS.GIFT_RESET_CRON': setting(text().refine((v) => cron.validate(v), { error: 'is not a cron expression' }).default('0 0 * * *')),
+  'JOBS.ARCHIVE_CRON': setting(text().refine((v) => cron.validate(v), { error: 'is not a cron expression' }).default('30 3 * * *')),
+  /** Run log (src/services/job-runs.ts): routine successes are sampled once per job per window; slower ones are all kept. */
+  'JOBS.RUN_SAMPLE_WINDOW_SECONDS': setting(int({ min: 1 }).default(300)),
+  'JOBS.SLOW_RUN_MS': setting(int({ min: 0 }).default(10_000)),
+  /** Run-log rows older than this are moved to gzip NDJSON archives (src/services/job-run-archive.ts). */
+  'JOBS.RUN_HOT_DAYS': setting(int({ min: 1 }).default(14)),
+  /** Unset: `${DATA_DIR}/archive/ops-job-run`. */
+  'JOBS.ARCHIVE_DIR': setting(text().optional()),
   /** Anti-proxy IP check for gifts (src/providers/ip-check.ts, proxycheck.io v2 format). Unset key: gifts are served without the check. */
   'GENERAL.IPCHECK_API_KEY': secret(text().optional()),
   'GENERAL.IPCHECK_URL': setting(url().default('https://proxycheck.io')),
@@ -129,7 +179,8 @@ export const SETTINGS = {
 
   // No default: a Redis address alone selects redis, none selects memory (see index.ts).
   CACHE_STORE: setting(oneOf(['redis', 'memory']).optional()),
-  SHARED_STORE_URL: setting(url().optional(), { secret: true, aliases: ['REDIS_URL'] }),
+  /** redis://, rediss://, redis-sentinel://h1:26379,h2:26379/master or redis-cluster://h1:7000,h2:7001 (src/config/store-address.ts). */
+  SHARED_STORE_URL: setting(storeAddress().optional(), { secret: true, aliases: ['REDIS_URL'] }),
   SHARED_STORE_HOST: setting(text().optional()),
   SHARED_STORE_PORT: setting(int({ min: 1, max: 65535 }).default(6379)),
   SHARED_STORE_DB: setting(int({ min: 0 }).default(0)),
@@ -197,6 +248,9 @@ const always = { when: () => true };
 export const settingsSchema = z.object(shape).superRefine((s, ctx) => {
   if (s.CACHE_STORE === 'redis' && !s.SHARED_STORE_URL && !s.SHARED_STORE_HOST) {
     ctx.addIssue({ code: 'custom', path: [], message: 'CACHE_STORE=redis needs SHARED_STORE_URL (or REDIS_URL) or SHARED_STORE_HOST' });
+  }
+  if (s.DATABASE_URL && isPgBouncerUrl(s.DATABASE_URL) && !s['DATABASE.DIRECT_URL']) {
+    ctx.addIssue({ code: 'custom', path: [], message: 'DATABASE_URL with pgbouncer=true needs DATABASE_DIRECT_URL: migrations and leader leases hold session-level advisory locks, which a transaction-mode pooler cannot keep' });
   }
 }, always);
 

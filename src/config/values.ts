@@ -32,6 +32,13 @@ export const bool = () =>
 
 export const url = () => z.string().refine((v) => URL.canParse(v), { error: 'is not a valid URL' });
 
+/** A Sui object or package id: `0x` and 1–64 hex digits, normalized to the 64-digit lowercase form. */
+export const suiObjectId = () =>
+  z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{1,64}$/, { error: 'must be a Sui object id (0x followed by up to 64 hex digits)' })
+    .transform((v) => `0x${v.slice(2).toLowerCase().padStart(64, '0')}`);
+
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` });
 

@@ -12,6 +12,7 @@ import { lockDataDir } from './data-dir-lock';
 import type { Lease, LockOutcome } from './lease';
 import { cancelledError, createCanceller, pgQueryWithSignal, QueryCancelledError, type QueryOptions } from './cancellable-query';
 import { toLockKey, type LockKey } from './lock-key';
+import { isPgBouncerUrl, withoutPgBouncerFlag } from '../config/database-url';
 import { migrate, type MigrateResult, type MigrationTarget } from './migrate';
 import { pgConnector, pgMigrationTarget, pgTryAdvisoryLock } from './pg-driver';
 import { PgliteLocks, pgliteMigrationTarget } from './pglite-driver';
@@ -43,8 +44,10 @@ export interface Db {
 }
 
 export interface CreateDbOptions {
-  /** postgres://… ; unset → embedded PGlite. */
+  /** postgres://… ; unset → embedded PGlite. With `pgbouncer=true`: a PgBouncer in transaction mode (src/config/database-url.ts). */
   databaseUrl?: string;
+  /** Session connection for migrations and advisory-lock leases; unset: databaseUrl. Required with `pgbouncer=true`. */
+  directUrl?: string;
   /** Root for embedded data; PGlite lives in `${dataDir}/pglite`. */
   dataDir: string;
   logger: Logger;
@@ -95,12 +98,18 @@ async function withLease<T>(lease: Lease | null, fn: (lease: Lease) => Promise<T
 
 async function createPostgresDb(opts: CreateDbOptions, url: string): Promise<Db> {
   const logger = opts.logger.child({ db: 'postgres' });
-  const connect = pgConnector(url);
+  const pgbouncer = isPgBouncerUrl(url);
+  if (pgbouncer && !opts.directUrl) throw new Error('DATABASE_URL with pgbouncer=true needs a direct (session) URL for migrations and advisory-lock leases');
+  // Session-level advisory locks (migrations, leader leases) need a connection that stays one server session.
+  const connect = pgConnector(opts.directUrl ?? url);
   const migrations = await runMigrations(pgMigrationTarget(connect), opts);
   // JIT off: our statements are short indexed reads and writes that never repay its compile time
-  // (it added 0.7 s to the old whole-board rank query).
-  const pool = new pg.Pool({ connectionString: url, max: opts.poolMax ?? 10, options: '-c jit=off', statement_timeout: opts.statementTimeoutMs || undefined });
-  const canceller = createCanceller(url, logger);
+  // (it added 0.7 s to the old whole-board rank query). PgBouncer refuses both startup parameters:
+  // behind it they belong on the database role (ALTER ROLE … SET jit = off, SET statement_timeout).
+  const sessionSettings = pgbouncer ? {} : { options: '-c jit=off', statement_timeout: opts.statementTimeoutMs || undefined };
+  const pool = new pg.Pool({ connectionString: withoutPgBouncerFlag(url), max: opts.poolMax ?? 10, ...sessionSettings });
+  // Behind PgBouncer a pooled connection's backend id is PgBouncer's own: pg_cancel_backend would miss.
+  const canceller = pgbouncer ? null : createCanceller(opts.directUrl ?? url, logger);
   pool.on('error', (e) => logger.warn({ err: e }, 'idle pg client error'));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool as unknown as PgPoolArg), log: [...PRISMA_LOG] });
   prismaLogging(prisma, logger);
@@ -120,14 +129,17 @@ async function createPostgresDb(opts: CreateDbOptions, url: string): Promise<Db>
     prisma,
     kind: 'postgres',
     migrations,
-    query: async <T>(sql: string, params?: unknown[], q?: QueryOptions) =>
-      q?.signal ? pgQueryWithSignal<T>(pool, canceller, sql, params, q.signal) : ((await pool.query(sql, params)).rows as T[]),
+    query: async <T>(sql: string, params?: unknown[], q?: QueryOptions) => {
+      if (q?.signal && canceller) return pgQueryWithSignal<T>(pool, canceller, sql, params, q.signal);
+      if (q?.signal?.aborted) throw cancelledError(q.signal, false);
+      return (await pool.query(sql, params)).rows as T[];
+    },
     tryAdvisoryLock,
     withAdvisoryLock: async (key, fn) => withLease(await tryAdvisoryLock(key), fn),
     async close() {
       await Promise.all([...leases].map((l) => l.release()));
       await prisma.$disconnect();
-      await canceller.close();
+      await canceller?.close();
       await pool.end();
     },
   };

@@ -6,11 +6,13 @@ import type { WebSocket } from 'ws';
 import { AppError } from '../errors';
 import type { Logger } from '../observability/logger';
 import type { TokenService, AccessClaims } from '../services/tokens';
+import type { OperatorPolicy } from '../services/operator';
 import type { SharedStore } from '../store';
 import type { GraphqlPolicy } from '../graphql/policy';
 import { verifyBearer } from '../http/auth-context';
 import type { PresenceService } from '../services/presence';
 import { createConnectionLeases, LEASE_RENEW_MS, type ConnectionCaps, type Scope } from './caps';
+import { createBroadcastResults, createFrameSplicer } from './broadcast-results';
 import { createEventMeter, refusalOf } from './event-meter';
 import type { GatewayMetrics } from './metrics';
 
@@ -18,14 +20,19 @@ interface ConnectionExtra {
   connId: string;
   request: FastifyRequest;
   auth: AccessClaims | null;
+  /** The connection presented the operator token (services/operator.ts). */
+  operator?: boolean;
   scopes: Array<[Scope, string]>;
   /** Running operations by subscription id, for the operation metrics. */
   operations: Map<string, { name: string | null | undefined; type: string; failed: boolean; startedAt: bigint }>;
+  splicer: ReturnType<typeof createFrameSplicer>;
 }
 
 export interface GatewayOptions {
   policy: GraphqlPolicy;
   tokens: TokenService;
+  /** Who is the operator: the same policy as the HTTP routes. */
+  operator?: OperatorPolicy;
   store: SharedStore;
   logger: Logger;
   caps: ConnectionCaps;
@@ -51,8 +58,10 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
     extra.operations.delete(id);
     policy.recordOperation(running);
   };
+  const broadcast = createBroadcastResults({ onExecuted: () => opts.metrics.broadcastExecutions.inc() });
   const server = makeServer<Record<string, unknown> | undefined, ConnectionExtra>({
     schema: policy.schema,
+    subscribe: (args) => broadcast.subscribe(args),
     // The whole policy runs here: when onSubscribe returns arguments, graphql-ws neither parses nor validates.
     onSubscribe: (ctx, id, payload) => {
       const startedAt = process.hrtime.bigint();
@@ -67,11 +76,14 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
         document: prepared.document,
         operationName: payload.operationName,
         variableValues: payload.variables,
-        contextValue: policy.context({ requestId: `${ctx.extra.connId}:${id}`, ip: ctx.extra.request.ip, auth: ctx.extra.auth, transport: 'ws', connectionId: ctx.extra.connId }),
+        contextValue: policy.context({ requestId: `${ctx.extra.connId}:${id}`, ip: ctx.extra.request.ip, auth: ctx.extra.auth, operator: ctx.extra.operator === true, transport: 'ws', connectionId: ctx.extra.connId }),
       };
     },
     onNext: (ctx, id, _payload, _args, result) => {
-      if (!result.errors?.length) return;
+      if (!result.errors?.length) {
+        const shared = broadcast.serialized(result);
+        return shared === undefined ? undefined : ctx.extra.splicer.hold(shared);
+      }
       const running = ctx.extra.operations.get(id);
       if (running) running.failed = true;
       return { ...result, errors: format(result.errors) } as unknown as ExecutionResult;
@@ -85,7 +97,8 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
     onComplete: (ctx, id) => finish(ctx.extra, id),
     onConnect: async (ctx) => {
       const header = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
-      if (header !== undefined) {
+      if (opts.operator?.isOperator(header)) ctx.extra.operator = true;
+      else if (header !== undefined) {
         ctx.extra.auth = typeof header === 'string' ? verifyBearer(opts.tokens, header) : null;
         if (!ctx.extra.auth) return false;
         const walletScope: [Scope, string] = ['wallet', ctx.extra.auth.wallet];
@@ -107,7 +120,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
     ];
     const full = await leases.admit(connId, scopes);
     if (full) return new AppError('RATE_LIMITED', `Too many websocket connections (${full} cap)`, { scope: full });
-    (request as unknown as { wsAdmission: ConnectionExtra }).wsAdmission = { connId, request, auth: null, scopes, operations: new Map() };
+    (request as unknown as { wsAdmission: ConnectionExtra }).wsAdmission = { connId, request, auth: null, scopes, operations: new Map(), splicer: createFrameSplicer() };
     return null;
   }
 
@@ -122,8 +135,9 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
         protocol: socket.protocol,
         send: (data) =>
           new Promise<void>((resolve) => {
+            const frame = extra.splicer.frame(data);
             if (socket.readyState !== socket.OPEN) return resolve();
-            socket.send(data, () => resolve());
+            socket.send(frame, () => resolve());
           }),
         close: (code, reason) => socket.close(code, reason),
         onMessage: (cb) =>

@@ -8,6 +8,8 @@ export interface GatewayMetrics {
   refusals: Counter<'transport' | 'reason'>;
   /** Open connections of this process. */
   connections: Gauge<'transport'>;
+  /** Broadcast subscription results executed and serialized (once per event and operation per process, whatever the subscribers). */
+  broadcastExecutions: Counter;
 }
 
 export function createGatewayMetrics(registry: Registry): GatewayMetrics {
@@ -16,6 +18,11 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
       name: 'gateway_event_refusals_total',
       help: 'Websocket events refused by the per-connection caps (the connection stays), and connections closed for abuse',
       labelNames: ['transport', 'reason'] as const,
+      registers: [registry],
+    }),
+    broadcastExecutions: new Counter({
+      name: 'gateway_broadcast_executions_total',
+      help: 'Broadcast subscription results executed and serialized by this process (once per event and operation, not per subscriber)',
       registers: [registry],
     }),
     connections: new Gauge({ name: 'gateway_connections', help: 'Open websocket connections of this process', labelNames: ['transport'] as const, registers: [registry] }),

@@ -2,15 +2,16 @@ import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
-import type { Redis, RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import { Server, type DefaultEventsMap } from 'socket.io';
 import { AppError, isAppError } from '../errors';
 import type { Logger } from '../observability/logger';
 import type { Services } from '../services';
 import type { RoomEvent } from '../services/realtime-events';
 import type { AccessClaims } from '../services/tokens';
-import type { SharedStore } from '../store';
+import type { RedisConnection, SharedStore } from '../store';
 import { authenticateBearer } from '../http/auth-context';
+import { WS_CLOSE_SERVICE_RESTART } from '../http/drain';
 import { createConnectionLeases, LEASE_RENEW_MS, type ConnectionCaps, type Scope } from './caps';
 import { createEventMeter, refusalOf } from './event-meter';
 import type { GatewayMetrics } from './metrics';
@@ -29,7 +30,7 @@ export interface SocketIoDeps {
   http: { trustedProxyCidrs: string[]; corsOrigins: string[] };
   metrics: GatewayMetrics;
   /** New clients of the shared store's Redis for the adapter (absent, or `connect` giving null: the in-memory adapter). */
-  redis?: { connect: (extra?: RedisOptions) => Redis | null; keyPrefix: string };
+  redis?: { connect: (extra?: RedisOptions) => RedisConnection | null; keyPrefix: string };
 }
 
 interface SocketData {
@@ -183,10 +184,18 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
     });
   });
 
-  // Shutdown: no new handshakes, every socket told to go (clients reconnect elsewhere), then the adapter's connections.
+  // Shutdown: no new handshakes, every connection's transport closed (clients reconnect elsewhere), then the adapter's connections.
+  // Not disconnectSockets(): a Socket.IO DISCONNECT packet means "the server ended this session", after which
+  // clients do not reconnect by themselves; a closed transport makes them reconnect, and a websocket gets 1012.
+  // engine.io keeps its client table protected: track open transports through its public events.
+  const engineClients = new Set<{ transport: { name: string; socket?: unknown } }>();
+  io.engine.on('connection', (client: { transport: { name: string; socket?: unknown }; once(event: 'close', fn: () => void): void }) => {
+    engineClients.add(client);
+    client.once('close', () => engineClients.delete(client));
+  });
   app.addHook('preClose', async () => {
     draining = true;
-    io.local.disconnectSockets(true);
+    for (const client of engineClients) closeWithServiceRestart(client);
     io.engine.close();
   });
   app.addHook('onClose', async () => {
@@ -220,7 +229,7 @@ function trustedClientIp(trustedProxyCidrs: string[]): (req: IncomingMessage) =>
  * logged here. The subscriber queues its subscriptions until connected and re-issues them after a
  * reconnect; the publisher fails fast like the store's (a request lost in an outage is dropped).
  */
-function redisAdapterClients(connect: (extra?: RedisOptions) => Redis | null, logger: Logger): { pub: Redis; sub: Redis } | null {
+function redisAdapterClients(connect: (extra?: RedisOptions) => RedisConnection | null, logger: Logger): { pub: RedisConnection; sub: RedisConnection } | null {
   const pub = connect();
   // no command timeout: a subscription queued while (re)connecting must not be given up
   const sub = connect({ enableOfflineQueue: true, maxRetriesPerRequest: null, autoResubscribe: true, commandTimeout: undefined });
@@ -235,4 +244,10 @@ function redisAdapterClients(connect: (extra?: RedisOptions) => Redis | null, lo
     void client.connect().catch(() => undefined); // ioredis keeps retrying in the background
   }
   return { pub, sub };
+}
+
+/** A websocket transport is closed with 1012 (service restart, as graphql-ws's are: src/http/drain.ts); polling ends with engine.io's close packet. */
+function closeWithServiceRestart(client: { transport: { name: string; socket?: unknown } }): void {
+  const ws = client.transport.name === 'websocket' ? (client.transport.socket as { close?: (code: number, reason: string) => void } | undefined) : undefined;
+  ws?.close?.(WS_CLOSE_SERVICE_RESTART, 'Service restart');
 }

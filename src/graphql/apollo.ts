@@ -1,10 +1,12 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import type { KeyvAdapter } from '@apollo/utils.keyvadapter';
 import { GraphQLError } from 'graphql';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
 import { resolveOperation } from './operation-checks';
 import { jitGateway } from './executor';
+import { persistedQueries } from './persisted-queries';
+import { responseCachePlugins } from './response-cache';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphqlContext } from './context';
 import type { GraphqlPolicy } from './policy';
@@ -15,7 +17,7 @@ import type { GraphqlPolicy } from './policy';
  * with the policy's, checks the operation once it is known and formats errors with the one
  * formatter. Introspection is blocked by the policy's rules (so Apollo's own switch stays on).
  */
-export function createApollo(policy: GraphqlPolicy): ApolloServer<GraphqlContext> {
+export function createApollo(policy: GraphqlPolicy, caching: { cache: KeyvAdapter<string>; generations: () => string }): ApolloServer<GraphqlContext> {
   return new ApolloServer<GraphqlContext>({
     // Execution through compiled plans (./executor.ts); Apollo keeps parsing, validation and plugins.
     gateway: jitGateway(policy.schema, policy.executor),
@@ -24,7 +26,11 @@ export function createApollo(policy: GraphqlPolicy): ApolloServer<GraphqlContext
     validationRules: policy.documentRules,
     includeStacktraceInErrorResponses: false,
     formatError: policy.formatError,
-    plugins: [ApolloServerPluginCacheControlDisabled(), policyPlugin(policy)],
+    // The policy plugin first: a cached response is only served to an operation the policy accepts.
+    plugins: [policyPlugin(policy), ...responseCachePlugins(caching)],
+    // Persisted queries and cached responses live in the shared store (every replica sees them).
+    cache: caching.cache,
+    persistedQueries: persistedQueries(policy, caching.cache),
     // The process's shutdown (src/runtime) stops Apollo with the HTTP app; Apollo's own SIGTERM
     // handler would stop it mid-drain and re-raise the signal (exit 143).
     stopOnTerminationSignals: false,

@@ -7,6 +7,8 @@ export interface GraphqlContext {
   requestId: string;
   ip: string;
   auth: AccessClaims | null;
+  /** The caller presented the operator token (services/operator.ts), on either transport. */
+  operator?: boolean;
   services: Services;
   transport: 'http' | 'ws';
   /** The websocket connection an operation runs on (graphql-ws): presence is per connection. */
@@ -23,6 +25,11 @@ export const requestSignal = (request: FastifyRequest): AbortSignal =>
 export const contextBuilder =
   (services: Services) =>
   (caller: Omit<GraphqlContext, 'services'>): GraphqlContext => ({ ...caller, services });
+
+/** UNAUTHENTICATED unless the caller presented the operator token: for operator-only operations. */
+export function requireOperator(ctx: Pick<GraphqlContext, 'operator'>): void {
+  if (!ctx.operator) throw new AppError('UNAUTHENTICATED', 'This needs the operator token: Authorization: Bearer <OPERATOR_TOKEN>');
+}
 
 /** The caller's wallet, or UNAUTHENTICATED: for operations that need a logged-in player. */
 export function requireWallet(ctx: Pick<GraphqlContext, 'auth'>): string {

@@ -87,13 +87,23 @@ export function createGraphqlPolicy(opts: GraphqlPolicyOptions) {
     return overLimit.length ? [...overLimit] : null;
   };
 
+  /**
+   * Valid documents by source, shared (never mutated) by every operation sending that source: the
+   * websocket gateway neither parses nor validates a known document again, and subscribers of one
+   * document share one broadcast execution (src/gateway/broadcast-results.ts keys on the document).
+   */
+  const validated = new LRUCache<string, DocumentNode>({ maxSize: SCREENED_SOURCES_MAX_CHARS, sizeCalculation: (_v, source) => Math.max(1, source.length) });
   /** Source → checked, parsed, validated operation, for transports without their own pipeline. */
   const prepare = (request: OperationRequest): PreparedOperation => {
     if (typeof request.query !== 'string' || !request.query) return { errors: [codedError('BAD_REQUEST', 'The operation must contain a non-empty `query`')] };
-    const document = parseWithinCaps(request.query);
-    if (document instanceof GraphQLError) return { errors: [document] };
-    const invalid = validateDocument(document);
-    if (invalid.length) return { errors: [...invalid] };
+    let document = validated.get(request.query);
+    if (!document) {
+      const parsed = parseWithinCaps(request.query);
+      if (parsed instanceof GraphQLError) return { errors: [parsed] };
+      const invalid = validateDocument(parsed);
+      if (invalid.length) return { errors: [...invalid] };
+      validated.set(request.query, (document = parsed));
+    }
     const operation = resolveOperation(document, request.operationName);
     if (operation instanceof GraphQLError) return { errors: [operation] };
     const refused = checkOperation(schema, operation, request.variables, request.transport);

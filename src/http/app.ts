@@ -6,6 +6,7 @@ import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
 import type { Services } from '../services';
 import type { SharedStore } from '../store';
+import { createSharedKeyValueCache, type SharedKeyValueCache } from '../store/keyv-cache';
 import { createApollo, graphqlHttpHandler } from '../graphql/apollo';
 import { createGraphqlPolicy } from '../graphql/policy';
 import { requestSignal, type GraphqlContext } from '../graphql/context';
@@ -21,6 +22,7 @@ import { registerMetrics } from './metrics';
 import { registerRequestTimeout } from './timeout';
 import { registerDrain, websocketPreClose } from './drain';
 import { registerSecurity } from './security';
+import { registerEtags } from './etag';
 import { registerOpenApi } from './openapi';
 import { registerBlogProxy } from './blog-proxy';
 import { registerSurfaces } from './surfaces';
@@ -42,6 +44,8 @@ export interface HttpAppDeps {
   admission?: boolean;
   /** Base URL of the blog's Next server: `/blog` is proxied there (one origin). */
   blogUpstream?: string;
+  /** Persisted queries and cached responses (the runtime passes the shared one); default: per process. */
+  responseCache?: SharedKeyValueCache;
 }
 
 /** Builds the API app without listening (server.ts / main.ts listen; tests call it). */
@@ -63,7 +67,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   registerMetrics(app, deps.metrics);
   registerDrain(app);
   registerRequestTimeout(app, config.http.requestTimeoutMs);
-  registerAuthContext(app, services.tokens);
+  registerAuthContext(app, services.tokens, services.operator);
   registerStorableInputCheck(app);
   if (deps.admission !== false) {
     registerAdmission(app, { store: deps.store, max: config.http.rateLimit.max, windowMs: config.http.rateLimit.windowMs, metrics: deps.metrics });
@@ -74,15 +78,20 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await app.register(websocket, { options: { maxPayload: caps.maxPayloadBytes }, preClose: websocketPreClose });
 
   const policy = createGraphqlPolicy({ schema: deps.schema, limits: config.graphql, introspection: config.graphql.introspection, metrics: deps.metrics, logger: deps.logger, services });
-  const apollo = createApollo(policy);
+  const responseCache = deps.responseCache ?? createSharedKeyValueCache({ cacheStore: 'memory', logger: deps.logger });
+  const apollo = createApollo(policy, { cache: responseCache.cache, generations: services.readCache.generations });
   await apollo.start();
   app.addHook('onClose', async () => apollo.stop());
+  // Apollo wraps the schema's resolvers for the cache-control hints on its first execution: done
+  // now, so no compiled plan (shared with the websocket gateway) captures them unwrapped.
+  await apollo.executeOperation({ query: '{ __typename }' }, { contextValue: policy.context({ requestId: 'warm-up', ip: '127.0.0.1', auth: null, transport: 'http' }) });
+  registerEtags(app);
   const context = (request: FastifyRequest): GraphqlContext =>
-    policy.context({ requestId: request.id, ip: request.ip, auth: request.auth, transport: 'http', signal: requestSignal(request) });
+    policy.context({ requestId: request.id, ip: request.ip, auth: request.auth, operator: request.operator, transport: 'http', signal: requestSignal(request) });
   const handler = graphqlHttpHandler(policy, apollo, context);
   app.post('/graphql', handler);
   const gatewayMetrics = createGatewayMetrics(deps.metrics.registry);
-  const gateway = createGraphqlWsGateway({ policy, tokens: services.tokens, store: deps.store, logger: deps.logger, caps, presence: services.presence, metrics: gatewayMetrics });
+  const gateway = createGraphqlWsGateway({ policy, tokens: services.tokens, operator: services.operator, store: deps.store, logger: deps.logger, caps, presence: services.presence, metrics: gatewayMetrics });
   registerGraphqlWs(app, gateway, handler);
   await registerSocketIo(app, { services, store: deps.store, caps, logger: deps.logger, http: config.http, redis: deps.socketIoRedis, metrics: gatewayMetrics });
 

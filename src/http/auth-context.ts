@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
+import type { OperatorPolicy } from '../services/operator';
 import type { AccessClaims, TokenService } from '../services/tokens';
 
 export function bearerToken(header: string | undefined): string | null {
@@ -41,15 +42,21 @@ export function requireWallet(request: FastifyRequest): string {
 }
 
 /**
- * Verifies an access JWT on every request that carries one; the result is `request.auth`.
+ * Verifies an access JWT on every request that carries one; the result is `request.auth`. The
+ * operator token is not an access token: a request carrying it is anonymous with `request.operator`.
  * A refused token is remembered, not thrown, so admission still charges the request to its IP;
  * `registerAuthRefusal` (registered after admission) then answers it.
  */
-export function registerAuthContext(app: FastifyInstance, tokens: TokenService): void {
+export function registerAuthContext(app: FastifyInstance, tokens: TokenService, operator?: OperatorPolicy): void {
   app.decorateRequest('auth', null);
   app.decorateRequest('authRefusal', null);
+  app.decorateRequest('operator', false);
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config?.skipAuth) return;
+    if (operator?.isOperator(request.headers.authorization)) {
+      request.operator = true;
+      return;
+    }
     try {
       request.auth = authenticateBearer(tokens, request.headers.authorization);
     } catch (err) {

@@ -7,7 +7,7 @@ import { AppError, errorBody } from '../errors';
  * client to reconnect, which reaches another replica or this one restarted; 1001 "going away"
  * reads as the endpoint leaving for good (a browser tab closing), so clients may not retry.
  */
-const WS_CLOSE_SERVICE_RESTART = 1012;
+export const WS_CLOSE_SERVICE_RESTART = 1012;
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -10,6 +10,8 @@ declare module 'fastify' {
     auth: AccessClaims | null;
     /** Set when the request carried a bearer token that was refused (answered after admission). */
     authRefusal: AppError | null;
+    /** The request carried `Authorization: Bearer <OPERATOR_TOKEN>` (services/operator.ts); `auth` is then null. */
+    operator: boolean;
     startedAt: bigint;
     timeoutSignal: AbortSignal;
   }

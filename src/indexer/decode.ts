@@ -1,4 +1,4 @@
-import { isValidSuiAddress, normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
+import { normalizeAddress, normalizeType } from './sources/normalize.js';
 
 const U64_MAX = (1n << 64n) - 1n;
 
@@ -49,10 +49,11 @@ export function fieldReader(kind: string, json: Record<string, unknown>) {
     },
     address(field: string): string {
       const v = json[field];
-      if (typeof v !== 'string' || !isValidSuiAddress(normalizeSuiAddress(v)) || !/^(0x)?[0-9a-fA-F]{1,64}$/.test(v)) {
+      // Up to 64 hex digits is exactly what normalizes to a valid address (0x + 64 hex).
+      if (typeof v !== 'string' || !/^(0x)?[0-9a-fA-F]{1,64}$/.test(v)) {
         fail(field, 'must be a Sui address');
       }
-      return normalizeSuiAddress(v as string);
+      return normalizeAddress(v as string);
     },
     /** A coin type as `String` or `std::type_name::TypeName` ({ name }), normalized to `0x<64 hex>::m::T`. */
     typeName(field: string): string {
@@ -60,7 +61,7 @@ export function fieldReader(kind: string, json: Record<string, unknown>) {
       const name = typeof v === 'string' ? v : typeof v === 'object' && v !== null ? (v as { name?: unknown }).name : undefined;
       if (typeof name !== 'string' || name.split('::').length < 3) fail(field, 'must be a Move type name');
       try {
-        return normalizeStructTag(name as string);
+        return normalizeType(name as string);
       } catch {
         return fail(field, 'must be a Move type name');
       }

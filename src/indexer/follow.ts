@@ -45,9 +45,14 @@ export interface FollowOptions<K extends string, T> {
   onMalformedEvent?(error: EventDecodeError, event: ChainEvent): 'skip' | 'fail';
 }
 
+/** A page request's outcome, held without rejecting so a read-ahead nobody awaits never goes unhandled. */
+type Fetched = { page: EventPage; error?: undefined } | { page?: undefined; error: unknown };
+
 /**
  * Follows one event kind: pages while the source says there is more (short and empty pages
  * included), hands each page to `onBatch`, and sleeps `pollIntervalMs` once caught up.
+ * While a page is being handed over (written), the next one is already being read from its
+ * cursor: fetch and write overlap, and the cursor stored with each batch stays that batch's own.
  * Resolves with the last committed cursor when `signal` aborts; rejects on a non-retryable error.
  */
 export async function followKind<K extends string, T>(options: FollowOptions<K, T>): Promise<string | null> {
@@ -55,6 +60,13 @@ export async function followKind<K extends string, T>(options: FollowOptions<K, 
   const eventType = eventTypeOf(kind, options.packageId);
   let cursor = options.startCursor;
   let failures = 0;
+  let readAhead: { cursor: string | null; fetched: Promise<Fetched> } | null = null;
+
+  const fetchPage = (from: string | null): Promise<Fetched> =>
+    source.listEvents({ eventType, cursor: from, limit: options.pageSize, signal }).then(
+      (page) => ({ page }),
+      (error: unknown) => ({ error }),
+    );
 
   const retryAfter = async (error: unknown, stage: 'list' | 'batch'): Promise<void> => {
     const delayMs = backoffDelay(failures, options.retry);
@@ -64,21 +76,23 @@ export async function followKind<K extends string, T>(options: FollowOptions<K, 
   };
 
   while (!signal.aborted) {
-    let page: EventPage;
-    try {
-      page = await source.listEvents({ eventType, cursor, limit: options.pageSize, signal });
-    } catch (error) {
+    const ahead: Fetched | null = readAhead?.cursor === cursor ? await readAhead.fetched : null;
+    readAhead = null;
+    const fetched: Fetched = ahead ?? (await fetchPage(cursor));
+    if (!fetched.page) {
       if (signal.aborted) break;
-      if (!isRetryable(error)) throw error;
-      await retryAfter(error, 'list');
+      if (!isRetryable(fetched.error)) throw fetched.error;
+      await retryAfter(fetched.error, 'list');
       continue;
     }
+    const page: EventPage = fetched.page;
     const events = decodePage(page.events, kind, eventType, options, source);
-    const nextCursor = page.nextCursor ?? cursor;
+    const nextCursor: string | null = page.nextCursor ?? cursor;
     if (events.length > 0 && nextCursor === null) {
       throw new EventSourceError(`${kind.key}: a page with events came without a cursor`, source.transport, false);
     }
     const progressed = nextCursor !== cursor;
+    if (page.hasNextPage && progressed) readAhead = { cursor: nextCursor, fetched: fetchPage(nextCursor) };
     if (events.length > 0 || progressed) {
       const batch: Batch<K, T> = { kind: kind.key, events, cursor, nextCursor: nextCursor! };
       if (!(await deliver(batch, options, retryAfter))) break;

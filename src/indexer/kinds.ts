@@ -56,6 +56,10 @@ const DECODERS: { [K in KindKey]: (r: FieldReader) => KindData<K> } = {
   }),
   house_liquidity_event: liquidity,
   secondary_house_liquidity_event: liquidity,
+  giveaway_created_event: (r) => ({
+    giveawayId: r.address('giveaway_id'),
+    endsAtMs: r.u64('ends_at_ms'),
+  }),
 };
 
 function followed<K extends KindKey>(key: K): EventKind<K, KindData<K>> {

@@ -44,27 +44,26 @@ const COMMON: readonly KindColumn<DecodedEvent<unknown>>[] = [
 ];
 
 /**
- * One statement: insert the rows (duplicates by (tx_digest, event_seq) skipped), feed only the
- * inserted rows to the kind's leaderboards, return how many were inserted.
+ * Data-modifying CTEs: `ins` inserts the rows (duplicates by (tx_digest, event_seq) skipped) and
+ * returns them, the kind's leaderboard CTEs fold only those inserted rows in. Each column travels
+ * as one array parameter (`unnest`), so a batch binds one parameter per column instead of one per
+ * cell: far less to send, parse and plan than a VALUES list of thousands of placeholders.
+ * Parameters are numbered from $1; the caller may append more.
  */
-export function insertStatement<T>(spec: TableSpec<T>, events: readonly DecodedEvent<T>[]): { sql: string; params: unknown[] } {
-  const params: unknown[] = [];
+export function insertCtes<T>(spec: TableSpec<T>, events: readonly DecodedEvent<T>[]): { ctes: string[]; params: unknown[] } {
   const names = [...COMMON.map((c) => c[0]), ...spec.columns.map((c) => c[0])];
-  const rows = events.map((event) => {
-    const cells = [
-      ...COMMON.map(([, cast, value]) => `$${params.push(value(event))}::${cast}`),
-      ...spec.columns.map(([, cast, value]) => `$${params.push(value(event.data))}::${cast}`),
-    ];
-    return `(${cells.join(', ')})`;
-  });
-  const ctes = [
-    `ins AS (
+  const casts = [...COMMON.map((c) => c[1]), ...spec.columns.map((c) => c[1])];
+  const params: unknown[][] = names.map(() => new Array<unknown>(events.length));
+  for (let row = 0; row < events.length; row++) {
+    const event = events[row];
+    for (let c = 0; c < COMMON.length; c++) params[c][row] = COMMON[c][2](event);
+    for (let c = 0; c < spec.columns.length; c++) params[COMMON.length + c][row] = spec.columns[c][2](event.data);
+  }
+  const ins = `ins AS (
     INSERT INTO ${spec.table} (${names.join(', ')})
-    VALUES ${rows.join(',\n      ')}
+    SELECT * FROM unnest(${casts.map((cast, i) => `$${i + 1}::${cast}[]`).join(', ')})
     ON CONFLICT (tx_digest, event_seq) DO NOTHING
     RETURNING *
-  )`,
-    ...spec.projections,
-  ];
-  return { sql: `WITH ${ctes.join(',\n  ')}\nSELECT count(*)::int AS inserted FROM ins`, params };
+  )`;
+  return { ctes: [ins, ...spec.projections], params };
 }

@@ -1,11 +1,14 @@
 import type { Db } from '../db/client.js';
 import type { Batch } from './follow.js';
 import { tableOf, type KindData, type KindKey } from '../chain-events/kinds.js';
-import { insertStatement, TABLES, type TableSpec } from './rows.js';
+import { insertCtes, TABLES, type TableSpec } from './rows.js';
 import type { Transport } from './sources/types.js';
 
-/** Rows per INSERT statement (≤ 11 parameters a row keeps each statement far below PostgreSQL's 65 535). */
-const ROWS_PER_STATEMENT = 1000;
+/**
+ * Prisma's defaults (2 s to get a connection, 5 s to finish) are for request paths; a batch writer
+ * under backpressure (every kind writing at once, a busy database) should queue, not fail.
+ */
+const BATCH_TRANSACTION = { maxWait: 30_000, timeout: 60_000 };
 
 export interface StoredCursor {
   transport: Transport;
@@ -66,39 +69,34 @@ export function createEventStore({ db }: { db: Pick<Db, 'prisma'> }): EventStore
 
   async function writeBatch<K extends KindKey>(batch: Batch<K, KindData<K>>, transport: Transport): Promise<WriteResult> {
     const spec = TABLES[batch.kind] as TableSpec<KindData<K>>;
+    const { ctes, params } = insertCtes(spec, batch.events);
+    const last = batch.events.at(-1);
+    const $ = (value: unknown) => `$${params.push(value)}`;
+    // The cursor moves in the same statement (one round trip a batch), guarded: the stored cursor
+    // must still be the one this batch was read from (same transport); `cur` is empty otherwise.
+    const cursor = `cur AS (
+    INSERT INTO "cursor" AS c (event_kind, transport, cursor, last_tx_digest, last_event_seq, last_checkpoint, events_indexed, updated_at)
+    VALUES (${$(batch.kind)}::text, ${$(transport)}::text, ${$(batch.nextCursor)}::text, ${$(last?.txDigest ?? null)}::text,
+            ${$(last?.eventSeq ?? null)}::int, ${$(last?.checkpoint?.toString() ?? null)}::bigint, (SELECT count(*) FROM ins), now())
+    ON CONFLICT (event_kind) DO UPDATE SET
+      transport = EXCLUDED.transport,
+      cursor = EXCLUDED.cursor,
+      last_tx_digest = COALESCE(EXCLUDED.last_tx_digest, c.last_tx_digest),
+      last_event_seq = COALESCE(EXCLUDED.last_event_seq, c.last_event_seq),
+      last_checkpoint = COALESCE(EXCLUDED.last_checkpoint, c.last_checkpoint),
+      events_indexed = c.events_indexed + EXCLUDED.events_indexed,
+      updated_at = now()
+    WHERE c.transport <> EXCLUDED.transport OR c.cursor IS NOT DISTINCT FROM ${$(batch.cursor)}::text
+    RETURNING 1
+  )`;
+    const sql = `WITH ${[...ctes, cursor].join(',\n  ')}
+SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM cur)::int AS moved`;
+    // One statement is already atomic; the transaction is there to roll the rows back when the guard refused.
     return db.prisma.$transaction(async (tx) => {
-      let inserted = 0;
-      for (let i = 0; i < batch.events.length; i += ROWS_PER_STATEMENT) {
-        const { sql, params } = insertStatement(spec, batch.events.slice(i, i + ROWS_PER_STATEMENT));
-        const [row] = await tx.$queryRawUnsafe<Array<{ inserted: number }>>(sql, ...params);
-        inserted += Number(row.inserted);
-      }
-      const last = batch.events.at(-1);
-      // The guard: the stored cursor must still be the one this batch was read from (same transport).
-      const updated = await tx.$executeRawUnsafe(
-        `INSERT INTO "cursor" AS c (event_kind, transport, cursor, last_tx_digest, last_event_seq, last_checkpoint, events_indexed, updated_at)
-         VALUES ($1::text, $2::text, $3::text, $4::text, $5::int, $6::bigint, $7::bigint, now())
-         ON CONFLICT (event_kind) DO UPDATE SET
-           transport = EXCLUDED.transport,
-           cursor = EXCLUDED.cursor,
-           last_tx_digest = COALESCE(EXCLUDED.last_tx_digest, c.last_tx_digest),
-           last_event_seq = COALESCE(EXCLUDED.last_event_seq, c.last_event_seq),
-           last_checkpoint = COALESCE(EXCLUDED.last_checkpoint, c.last_checkpoint),
-           events_indexed = c.events_indexed + EXCLUDED.events_indexed,
-           updated_at = now()
-         WHERE c.transport <> EXCLUDED.transport OR c.cursor IS NOT DISTINCT FROM $8::text`,
-        batch.kind,
-        transport,
-        batch.nextCursor,
-        last?.txDigest ?? null,
-        last?.eventSeq ?? null,
-        last?.checkpoint?.toString() ?? null,
-        String(inserted),
-        batch.cursor,
-      );
-      if (updated !== 1) throw new CursorConflictError(`${batch.kind}: stored cursor moved since ${batch.cursor ?? 'genesis'}; batch rolled back`);
-      return { inserted };
-    });
+      const [row] = await tx.$queryRawUnsafe<Array<{ inserted: number; moved: number }>>(sql, ...params);
+      if (Number(row.moved) !== 1) throw new CursorConflictError(`${batch.kind}: stored cursor moved since ${batch.cursor ?? 'genesis'}; batch rolled back`);
+      return { inserted: Number(row.inserted) };
+    }, BATCH_TRANSACTION);
   }
 
   return {

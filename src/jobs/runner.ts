@@ -23,7 +23,12 @@ export interface JobDefinition {
   run(ctx: JobContext): Promise<Record<string, unknown> | void>;
 }
 
-export type TickOutcome = 'ran' | 'failed' | 'skipped';
+/**
+ * ran / failed: this replica ran the tick. skipped: this replica claimed the tick but the job's
+ * previous run still held the lock (recorded in the run log). taken: another replica had claimed
+ * the tick (nothing recorded). stopped: the runner was stopping.
+ */
+export type TickOutcome = 'ran' | 'failed' | 'skipped' | 'taken' | 'stopped';
 
 export interface JobsRunner {
   readonly jobs: readonly string[];
@@ -44,16 +49,21 @@ export interface JobsRunnerDeps {
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
 
+const OVERLAP_REASON = 'the previous run of this job is still running';
+
 /**
  * Runs jobs on node-cron schedules in every replica of the jobs role; each tick runs in one of
- * them. Two guards: a PostgreSQL advisory lock per job (no two runs of a job overlap, whatever
- * their ticks) and, inside it, a claim of the tick on the job's heartbeat row (a replica whose
- * clock fires later finds the tick taken). Outcomes go to the heartbeat, the run log and /metrics.
+ * them. First a claim of the tick on the job's heartbeat row (one replica per tick: the others,
+ * and a replica whose clock fires later, find it taken and record nothing); then the claimant
+ * takes a PostgreSQL advisory lock per job. Only claimants ask for the lock, so a lock already
+ * held means the job's previous run is still going: that tick is skipped and recorded as such
+ * (node-cron's own noOverlap is off, or it would drop such ticks unseen). Outcomes go to the
+ * heartbeat, the run log and /metrics.
  */
 export function createJobsRunner(deps: JobsRunnerDeps, definitions: readonly JobDefinition[]): JobsRunner {
   const logger = deps.logger.child({ component: 'jobs' });
   const registers = deps.registry ? [deps.registry] : [];
-  const runs = new Counter({ name: 'job_runs_total', help: 'Job ticks by job and outcome (ran, failed, skipped: another replica had it)', labelNames: ['job', 'outcome'], registers });
+  const runs = new Counter({ name: 'job_runs_total', help: 'Job ticks seen by this replica, by job and outcome (ran, failed, skipped: previous run still running, taken: another replica had it)', labelNames: ['job', 'outcome'], registers });
   const duration = new Histogram({ name: 'job_run_duration_seconds', help: 'Job run time by job', labelNames: ['job'], buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300], registers });
   const byKey = new Map(definitions.map((d) => [d.key, d]));
   const stopping = new AbortController();
@@ -61,46 +71,75 @@ export function createJobsRunner(deps: JobsRunnerDeps, definitions: readonly Job
   const tasks: ScheduledTask[] = [];
 
   async function execute(job: JobDefinition, tick: Date, reason: JobContext['reason']): Promise<TickOutcome> {
-    if (stopping.signal.aborted) return 'skipped';
+    if (stopping.signal.aborted) return 'stopped';
+    const claimed =
+      reason === 'start' ? await deps.jobRuns.claimUnlessRanWithin(job.key, tick, job.runAtStartUnlessRanWithinMs ?? 0) : await deps.jobRuns.claimTick(job.key, tick);
+    if (!claimed) {
+      runs.inc({ job: job.key, outcome: 'taken' });
+      return 'taken';
+    }
     const outcome = await deps.db.withAdvisoryLock(`platform:jobs:${job.key}`, async (lease) => {
-      const claimed =
-        reason === 'start' ? await deps.jobRuns.claimUnlessRanWithin(job.key, tick, job.runAtStartUnlessRanWithinMs ?? 0) : await deps.jobRuns.claimTick(job.key, tick);
-      if (!claimed) return 'skipped' as const;
       const startedAt = new Date();
+      await deps.jobRuns.markRunning(job.key, startedAt);
       const stopTimer = duration.startTimer({ job: job.key });
       try {
         const detail = await job.run({ tick, reason, signal: AbortSignal.any([stopping.signal, lease.signal]) });
-        await deps.jobRuns.record({ jobKey: job.key, status: 'ok', startedAt, finishedAt: new Date(), detail: { tick: tick.toISOString(), reason, ...(detail ?? {}) } });
+        await deps.jobRuns.record({ jobKey: job.key, status: 'ok', tick, startedAt, finishedAt: new Date(), detail: { reason, ...(detail ?? {}) } });
         return 'ran' as const;
       } catch (err) {
         logger.warn({ err, job: job.key, tick: tick.toISOString() }, 'job run failed');
-        await deps.jobRuns.record({ jobKey: job.key, status: 'failed', startedAt, finishedAt: new Date(), error: errorText(err), detail: { tick: tick.toISOString(), reason } });
+        await deps.jobRuns.record({ jobKey: job.key, status: 'failed', tick, startedAt, finishedAt: new Date(), error: errorText(err), detail: { reason } });
         return 'failed' as const;
       } finally {
         stopTimer();
       }
     });
-    const result = outcome.acquired ? outcome.value : 'skipped';
-    runs.inc({ job: job.key, outcome: result });
-    return result;
+    if (outcome.acquired) {
+      runs.inc({ job: job.key, outcome: outcome.value });
+      return outcome.value;
+    }
+    const now = new Date();
+    logger.warn({ job: job.key, tick: tick.toISOString() }, `job tick skipped: ${OVERLAP_REASON}`);
+    await deps.jobRuns.record({ jobKey: job.key, status: 'skipped', tick, startedAt: now, finishedAt: now, skipReason: OVERLAP_REASON, detail: { reason } });
+    runs.inc({ job: job.key, outcome: 'skipped' });
+    return 'skipped';
   }
 
   /** Every run is tracked so stop() can wait for it; errors of the bookkeeping itself are logged, never thrown into node-cron. */
   function track(job: JobDefinition, tick: Date, reason: JobContext['reason']): Promise<TickOutcome> {
-    const run = execute(job, tick, reason).catch((err: unknown) => {
-      logger.error({ err, job: job.key }, 'job tick could not be claimed or recorded');
-      return 'failed' as const;
-    });
-    inFlight.add(run);
-    void run.finally(() => inFlight.delete(run));
-    return run;
+    return tracked(
+      execute(job, tick, reason).catch((err: unknown) => {
+        logger.error({ err, job: job.key }, 'job tick could not be claimed or recorded');
+        return 'failed' as const;
+      }),
+    );
+  }
+
+  function tracked<T>(work: Promise<T>): Promise<T> {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+    return work;
+  }
+
+  /** The heartbeat shows each job's schedule and next tick (every replica writes the same values). */
+  function publishNextRun(job: JobDefinition, task: ScheduledTask, first: boolean): void {
+    const next = task.getNextRun();
+    const write = first ? deps.jobRuns.registerSchedule(job.key, job.cron, next) : deps.jobRuns.setNextRun(job.key, next);
+    void tracked(write.catch((err: unknown) => logger.warn({ err, job: job.key }, 'job schedule could not be recorded')));
   }
 
   for (const job of definitions) {
     if (!cron.validate(job.cron)) throw new Error(`job ${job.key}: invalid cron expression "${job.cron}"`);
-    tasks.push(
-      cron.schedule(job.cron, (ctx) => track(job, ctx.date, 'scheduled'), { name: `job:${job.key}`, timezone: 'Etc/UTC', noOverlap: true }),
+    const task: ScheduledTask = cron.schedule(
+      job.cron,
+      (ctx) => {
+        publishNextRun(job, task, false);
+        return track(job, ctx.date, 'scheduled');
+      },
+      { name: `job:${job.key}`, timezone: 'Etc/UTC', noOverlap: false },
     );
+    tasks.push(task);
+    publishNextRun(job, task, true);
     if (job.runAtStartUnlessRanWithinMs !== undefined) void track(job, new Date(), 'start');
   }
   logger.info({ jobs: definitions.map((d) => `${d.key} (${d.cron})`) }, 'jobs role: schedules started');

@@ -1,6 +1,8 @@
-import { Arg, Ctx, Field, Float, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, FieldResolver, Float, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
+import { loadersOf } from './loaders';
+import { PlayerProfile } from './users';
 import type { BetActivity as BetActivityView, BetPage as BetPageView, LiveActives as LiveActivesView } from '../services/analytics';
 
 @ObjectType({ description: "The analytics property's realtime active users (cached 30 s)" })
@@ -10,8 +12,8 @@ class LiveActives implements LiveActivesView {
   @Field(() => Int) ageSeconds!: number;
 }
 
-@ObjectType({ description: 'One indexed bet (bet_result_event)' })
-class BetActivity implements BetActivityView {
+@ObjectType({ description: 'One indexed bet (bet_result_event)', simpleResolvers: true })
+export class BetActivity implements BetActivityView {
   @Field(() => String, { description: "This row's position: pass it as `cursor` for the rows after it" }) cursor!: string;
   @Field(() => String) txDigest!: string;
   @Field(() => Int) eventSeq!: number;
@@ -24,7 +26,7 @@ class BetActivity implements BetActivityView {
   @Field(() => Boolean) won!: boolean;
 }
 
-@ObjectType({ description: 'A page of an activity feed, newest first' })
+@ObjectType({ description: 'A page of an activity feed, newest first', simpleResolvers: true })
 class BetPage implements BetPageView {
   @Field(() => [BetActivity]) items!: BetActivity[];
   @Field(() => String, { nullable: true, description: 'null on the last page' }) nextCursor!: string | null;
@@ -63,5 +65,14 @@ export class AnalyticsResolver {
     @Ctx() ctx: GraphqlContext,
   ): Promise<BetPage> {
     return this.services.analytics.bigWins(given({ limit, cursor, coinType, minMultiplier }), { signal: ctx.signal });
+  }
+}
+
+/** A bet's player profile, batched per operation (resolvers/loaders.ts). */
+@Resolver(() => BetActivity)
+export class BetActivityResolver {
+  @FieldResolver(() => PlayerProfile, { nullable: true, description: "The player's public profile; null without one" })
+  profile(@Root() bet: BetActivity, @Ctx() ctx: GraphqlContext): Promise<PlayerProfile | null> {
+    return loadersOf(ctx).profile.load(bet.player);
   }
 }

@@ -1,7 +1,7 @@
 import { Arg, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import type { Services } from '../services';
 
-@ObjectType({ description: 'A published blog post (read from the CMS)' })
+@ObjectType({ description: 'A published blog post (read from the CMS)', simpleResolvers: true })
 class BlogPostSummary {
   @Field(() => String) slug!: string;
   @Field(() => String) title!: string;
@@ -15,7 +15,7 @@ class BlogPostSummary {
   @Field(() => String, { nullable: true }) imageUrl!: string | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 class BlogPostLink {
   @Field(() => String) url!: string;
   @Field(() => String) label!: string;
@@ -27,7 +27,7 @@ class BlogPost extends BlogPostSummary {
   @Field(() => [BlogPostLink]) internalLinks!: BlogPostLink[];
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 class BlogPostPage {
   @Field(() => [BlogPostSummary]) posts!: BlogPostSummary[];
   @Field(() => Int) page!: number;

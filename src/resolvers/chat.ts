@@ -1,4 +1,5 @@
 import { Arg, Ctx, Field, GraphQLISODateTime, ID, Int, Mutation, ObjectType, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Broadcast } from '../graphql/broadcast';
 import type { GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
 import type { ChatCaller, ChatMessageView, ChatReactionView, RoomEvent, TypingView } from '../services/realtime-events';
@@ -96,16 +97,19 @@ export class ChatResolver {
     return this.services.chat.typing(callerOf(ctx), { room });
   }
 
+  @Broadcast()
   @Subscription(() => ChatMessage, { subscribe: roomSubscription('message', true), description: "A room's new messages; the connection counts as present in the room meanwhile" })
   chatMessages(@Root() event: { message: ChatMessageView }, @Arg('room', () => String) _room: string): ChatMessage {
     return toMessage(event.message);
   }
 
+  @Broadcast()
   @Subscription(() => ChatReaction, { subscribe: roomSubscription('reaction', false), description: "Reactions added to a room's messages" })
   chatReactions(@Root() event: { reaction: ChatReactionView }, @Arg('room', () => String) _room: string): ChatReaction {
     return event.reaction;
   }
 
+  @Broadcast()
   @Subscription(() => Typing, { subscribe: roomSubscription('typing', false), description: 'Who is typing in a room' })
   typing(@Root() event: { typing: TypingView }, @Arg('room', () => String) _room: string): Typing {
     return { ...event.typing, at: new Date(event.typing.at) };

@@ -8,18 +8,20 @@ import { ChatResolver } from './chat';
 import { PresenceResolver } from './presence';
 import { GiftsResolver } from './gifts';
 import { IndexerResolver } from './indexer';
-import { LeaderboardsResolver } from './leaderboards';
+import { JobsResolver } from './jobs';
+import { LeaderboardEntryResolver, LeaderboardsResolver } from './leaderboards';
 import { PricesResolver } from './prices';
 import { QuestsResolver } from './quests';
 import { SocialLinksResolver } from './social-links';
 import { SystemResolver } from './system';
 import { UsersResolver } from './users';
 import { ZkLoginResolver } from './zklogin';
-import { AnalyticsResolver } from './analytics';
+import { AnalyticsResolver, BetActivityResolver } from './analytics';
 import { OnrampsResolver } from './onramps';
 import { WelcomeWheelResolver } from './welcome-wheel';
+import { NameserviceResolver } from './nameservice';
 
-export const resolvers = [SystemResolver, AuthResolver, LeaderboardsResolver, BlogResolver, IndexerResolver, ZkLoginResolver, UsersResolver, SocialLinksResolver, QuestsResolver, PricesResolver, GiftsResolver, AnalyticsResolver, OnrampsResolver, WelcomeWheelResolver, ChatResolver, PresenceResolver] as const;
+export const resolvers = [SystemResolver, JobsResolver, AuthResolver, LeaderboardsResolver, BlogResolver, IndexerResolver, ZkLoginResolver, UsersResolver, SocialLinksResolver, QuestsResolver, PricesResolver, GiftsResolver, AnalyticsResolver, OnrampsResolver, WelcomeWheelResolver, NameserviceResolver, ChatResolver, PresenceResolver, LeaderboardEntryResolver, BetActivityResolver] as const;
 
 /** Resolvers are constructed once with the services (see each resolver's constructor). */
 export async function buildGraphqlSchema(opts: { services: Services; pubSub: PubSub }): Promise<GraphQLSchema> {

@@ -1,13 +1,18 @@
-import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, Field, FieldResolver, Info, Int, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
 import type { GraphqlContext } from '../graphql/context';
+import { CACHE_HINTS, cacheHint } from '../graphql/response-cache';
 import type { Services } from '../services';
 import { BOARDS, type Board } from '../services/leaderboards';
+import { BetActivity } from './analytics';
+import { loadersOf } from './loaders';
+import { PlayerProfile } from './users';
 
 /** XP, BET, WEEKLY_BET, REFERRAL: the registry's boards (src/chain-events/leaderboards.ts) in upper case. */
 const LeaderboardBoard = Object.fromEntries(BOARDS.map((b) => [b.toUpperCase(), b])) as { [B in Board as Uppercase<B>]: B };
 registerEnumType(LeaderboardBoard, { name: 'LeaderboardBoard', description: 'Which indexer-fed leaderboard to read' });
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 class LeaderboardEntry {
   @Field(() => Int) rank!: number;
   @Field(() => String, { description: 'Player address (the referrer on the referral board)' }) player!: string;
@@ -28,7 +33,9 @@ export class LeaderboardsResolver {
     @Arg('coinType', () => String, { nullable: true }) coinType: string | undefined,
     @Arg('week', () => String, { nullable: true, description: 'YYYY-MM-DD inside the UTC week (weekly board)' }) week: string | undefined,
     @Ctx() ctx: GraphqlContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<LeaderboardEntry[]> {
+    cacheHint(info, CACHE_HINTS.leaderboards);
     return this.services.leaderboards.top({ board, limit, coinType: coinType ?? undefined, week: week ?? undefined }, { signal: ctx.signal });
   }
 
@@ -39,7 +46,38 @@ export class LeaderboardsResolver {
     @Arg('coinType', () => String, { nullable: true }) coinType: string | undefined,
     @Arg('week', () => String, { nullable: true }) week: string | undefined,
     @Ctx() ctx: GraphqlContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<LeaderboardEntry | null> {
+    cacheHint(info, CACHE_HINTS.leaderboards);
     return this.services.leaderboards.rankOf({ board, player, coinType: coinType ?? undefined, week: week ?? undefined }, { signal: ctx.signal });
+  }
+
+  @Query(() => [LeaderboardEntry], { description: "A player's entry with up to `count` entries above and below it (empty when not on the board)" })
+  leaderboardNeighbours(
+    @Arg('board', () => LeaderboardBoard) board: Board,
+    @Arg('player', () => String) player: string,
+    @Arg('count', () => Int, { defaultValue: 5, description: '0–50 on each side' }) count: number,
+    @Arg('coinType', () => String, { nullable: true }) coinType: string | undefined,
+    @Arg('week', () => String, { nullable: true }) week: string | undefined,
+    @Ctx() ctx: GraphqlContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<LeaderboardEntry[]> {
+    cacheHint(info, CACHE_HINTS.leaderboards);
+    return this.services.leaderboards.neighbours({ board, player, count, coinType: coinType ?? undefined, week: week ?? undefined }, { signal: ctx.signal });
+  }
+}
+
+/** Per-row details of a leaderboard, each level batched per operation (resolvers/loaders.ts). */
+@Resolver(() => LeaderboardEntry)
+export class LeaderboardEntryResolver {
+  @FieldResolver(() => [BetActivity], { description: "The player's newest bets (limit 1–100), all coins" })
+  recentBets(@Root() entry: LeaderboardEntry, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: GraphqlContext, @Info() info: GraphQLResolveInfo): Promise<BetActivity[]> {
+    cacheHint(info, CACHE_HINTS.leaderboards);
+    return loadersOf(ctx).recentBets(limit).load(entry.player);
+  }
+
+  @FieldResolver(() => PlayerProfile, { nullable: true, description: "The player's public profile; null without one" })
+  profile(@Root() entry: LeaderboardEntry, @Ctx() ctx: GraphqlContext): Promise<PlayerProfile | null> {
+    return loadersOf(ctx).profile.load(entry.player);
   }
 }

@@ -1,4 +1,5 @@
 import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Broadcast } from '../graphql/broadcast';
 import type { GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
 import type { PresenceView } from '../services/realtime-events';
@@ -20,6 +21,7 @@ export class PresenceResolver {
     return this.services.presence.counts(this.services.chat.room({ room }));
   }
 
+  @Broadcast()
   @Subscription(() => Presence, {
     name: 'presence',
     subscribe: roomSubscription('presence', true),

@@ -1,4 +1,6 @@
-import { Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Field, Info, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import { CACHE_HINTS, cacheHint } from '../graphql/response-cache';
 import type { Services } from '../services';
 import type { PricesView } from '../services/prices';
 
@@ -24,7 +26,8 @@ export class PricesResolver {
   constructor(private readonly services: Services) {}
 
   @Query(() => Prices, { description: 'Cached USD prices (never fetched on request); SERVICE_UNAVAILABLE before the first poll' })
-  prices(): Promise<PricesView> {
+  prices(@Info() info: GraphQLResolveInfo): Promise<PricesView> {
+    cacheHint(info, CACHE_HINTS.prices);
     return this.services.prices.current();
   }
 }

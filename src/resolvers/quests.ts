@@ -3,7 +3,7 @@ import { requireWallet, type GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
 import type { CampaignView, NotClaimableReason, QuestClaimResult, QuestLifecycle, QuestMode, QuestStatus as QuestStatusView, QuestView, TimePeriod } from '../services/quests';
 
-@ObjectType({ description: 'A quest of a campaign, with its lifecycle and the period running now' })
+@ObjectType({ description: 'A quest of a campaign, with its lifecycle and the period running now', simpleResolvers: true })
 class Quest implements QuestView {
   @Field(() => String) key!: string;
   @Field(() => String) title!: string;
@@ -20,7 +20,7 @@ class Quest implements QuestView {
   @Field(() => String, { description: 'ISO 8601, exclusive' }) periodEnd!: string;
 }
 
-@ObjectType({ description: 'A campaign (partner metadata) and its quests' })
+@ObjectType({ description: 'A campaign (partner metadata) and its quests', simpleResolvers: true })
 class QuestCampaign implements CampaignView {
   @Field(() => String) slug!: string;
   @Field(() => String) type!: string;
@@ -34,7 +34,7 @@ class QuestCampaign implements CampaignView {
   @Field(() => [Quest]) quests!: Quest[];
 }
 
-@ObjectType({ description: "A player's status of one quest in the current period" })
+@ObjectType({ description: "A player's status of one quest in the current period", simpleResolvers: true })
 class QuestStatus implements QuestStatusView {
   @Field(() => String) campaignSlug!: string;
   @Field(() => String) questKey!: string;

@@ -1,4 +1,5 @@
 import { Field, Float, ObjectType, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Broadcast } from '../graphql/broadcast';
 import { GraphQLISODateTime } from 'type-graphql';
 import { ACTIVITY_TOPIC } from '../services/activity';
 import type { Services } from '../services';
@@ -28,6 +29,7 @@ export class SystemResolver {
     return this.services.system.info();
   }
 
+  @Broadcast()
   @Subscription(() => Activity, { topics: ACTIVITY_TOPIC, description: 'Game activity feed, from every replica' })
   activity(@Root() event: { kind: string; player: string; summary: string; at: string }): Activity {
     return { ...event, at: new Date(event.at) };

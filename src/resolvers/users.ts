@@ -1,7 +1,7 @@
 import { Arg, Ctx, Field, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { requireWallet, type GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
-import type { ProfileView } from '../services/users';
+import type { ProfileView, PublicProfile } from '../services/users';
 
 /**
  * The caller's profile. Exported as the extension point of other profile parts: social links add
@@ -18,6 +18,14 @@ export class Profile implements ProfileView {
   @Field(() => String, { nullable: true, description: 'ISO 8601' }) emailVerifiedAt!: string | null;
   @Field(() => String, { description: 'ISO 8601' }) createdAt!: string;
   @Field(() => String, { description: 'ISO 8601' }) updatedAt!: string;
+}
+
+/** The public part of a wallet's profile, shown beside leaderboard rows and bets (no email, no bio). */
+@ObjectType({ description: "The public part of a wallet's profile", simpleResolvers: true })
+export class PlayerProfile implements PublicProfile {
+  @Field(() => String) walletAddress!: string;
+  @Field(() => String, { nullable: true }) displayName!: string | null;
+  @Field(() => String, { nullable: true }) avatarUrl!: string | null;
 }
 
 @InputType({ description: 'Only the given fields change; null clears a field' })

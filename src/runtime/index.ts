@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import { createLogger, type Logger } from '../observability/logger';
@@ -8,10 +9,12 @@ import { createDb, type Db } from '../db/client';
 import { createServices, type Services } from '../services';
 import { buildGraphqlSchema } from '../resolvers';
 import { buildHttpApp, type HttpAppDeps } from '../http/app';
+import { createSharedKeyValueCache, type SharedKeyValueCache } from '../store/keyv-cache';
 import type { Role } from '../roles';
 import { startBlogRole, type BlogRoleOptions } from './blog';
 import { closeHttpApp } from './http';
-import { createShutdown, type Shutdown } from './shutdown';
+import { listenHealth } from '../http/health-server';
+import { createShutdown, HTTP_CLOSE_SLACK_MS, type Shutdown } from './shutdown';
 import type { Supervisor } from './supervisor';
 
 const VERSION = '0.1.0';
@@ -36,6 +39,8 @@ export interface RuntimeOverrides {
   extraRoutes?: HttpAppDeps['extraRoutes'];
   admission?: boolean;
   leaderboardCacheTtlMs?: number;
+  /** Storage of the GraphQL response cache and persisted queries (default: the shared store's); benchmarks pass one that never stores. */
+  responseCache?: SharedKeyValueCache;
   /** The blog process's command and supervision policy. */
   blog?: Pick<BlogRoleOptions, 'command' | 'policy'>;
   /** A supervised part gave up for good (blog crash loop). Default: logged only. */
@@ -101,7 +106,12 @@ function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverr
     command: overrides.blog?.command,
     policy: overrides.blog?.policy,
     onGiveUp: overrides.onFatal ?? ((err) => logger.error({ err }, 'blog: supervision gave up')),
-    onMigrated: () => migrated(),
+    onMigrated: () => {
+      logger.info('blog: migrations applied');
+      // A supervising parent (npm run start:cluster) starts the API replicas only then.
+      process.send?.({ type: 'blog-migrated' });
+      migrated();
+    },
   });
   const blog = runtime.blog;
   shutdown.add('blog', 'blog process', () => blog.stop());
@@ -113,7 +123,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   const { config, logger, metrics, roles } = runtime;
   const store = await createSharedStore({ ...config.store, ...(overrides.storeKeyPrefix ? { keyPrefix: overrides.storeKeyPrefix } : {}), logger });
   shutdown.add('store', 'shared store', () => store.close());
-  const db = overrides.db ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, statementTimeoutMs: config.databaseStatementTimeoutMs }));
+  const db = overrides.db ?? (await createDb({ databaseUrl: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir, logger, statementTimeoutMs: config.databaseStatementTimeoutMs }));
   if (!overrides.db) shutdown.add('db', 'database', () => db.close());
   const pubSub = createPubSub(store, { logger });
   const services = await createServices({ config, logger, db, store, pubSub, version: overrides.version ?? VERSION, leaderboardCacheTtlMs: overrides.leaderboardCacheTtlMs, registry: metrics.registry });
@@ -134,9 +144,16 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
     const blogUpstream = config.blog.upstreamUrl ?? (roles.has('blog') ? `http://127.0.0.1:${config.blog.port}` : undefined);
     const storeKeyPrefix = overrides.storeKeyPrefix ?? config.store.keyPrefix;
     const socketIoRedis = { connect: (extra?: RedisOptions) => connectRedis(config.store, extra), keyPrefix: storeKeyPrefix };
-    const app = await buildHttpApp({ config, logger, metrics, store, services, schema, caps: overrides.caps, extraRoutes: overrides.extraRoutes, admission: overrides.admission, blogUpstream, socketIoRedis });
-    // Requests end within the request timeout (answered 503 then); a little slack to flush them.
-    shutdown.add('http', 'http server', () => closeHttpApp(app, { graceMs: config.http.requestTimeoutMs + 500, idleGraceMs: IDLE_CONNECTION_GRACE_MS, logger }));
+    const responseCache = overrides.responseCache ?? createSharedKeyValueCache({ ...config.store, keyPrefix: storeKeyPrefix, logger });
+    shutdown.add('store', 'response cache', () => responseCache.close());
+    const app = await buildHttpApp({ config, logger, metrics, store, services, schema, caps: overrides.caps, extraRoutes: overrides.extraRoutes, admission: overrides.admission, blogUpstream, socketIoRedis, responseCache });
+    // Unready first (the edge's health checks stop routing here while requests are still served),
+    // then the drain: requests end within the request timeout (answered 503 then); a little slack to flush them.
+    shutdown.add('http', 'http server', async () => {
+      services.readiness.markShuttingDown();
+      if (config.http.drainDelayMs > 0 && app.server.listening) await sleep(config.http.drainDelayMs);
+      await closeHttpApp(app, { graceMs: config.http.requestTimeoutMs + HTTP_CLOSE_SLACK_MS, idleGraceMs: IDLE_CONNECTION_GRACE_MS, logger });
+    });
     const host = overrides.listen?.host ?? config.http.host;
     await app.listen({ port: overrides.listen?.port ?? config.http.port, host });
     const { port } = app.server.address() as { port: number };
@@ -159,6 +176,16 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
       ...(blogUpstream ? [`blog:    http://localhost:${port}/blog/  (admin: /blog/admin/; proxied to ${blogUpstream})`] : []),
     );
   }
+  if (!roles.has('api') && config.http.healthPort !== undefined) {
+    const health = await listenHealth(services, { host: config.http.host, port: config.http.healthPort });
+    shutdown.add('http', 'health port', async () => {
+      services.readiness.markShuttingDown();
+      const closed = new Promise<void>((resolve) => health.close(() => resolve()));
+      health.closeAllConnections();
+      await closed;
+    });
+    runtime.urls.push(`health:  http://localhost:${(health.address() as { port: number }).port}/api/health/ready`);
+  }
   if (roles.has('indexer')) {
     const stops: Array<() => Promise<void>> = [];
     shutdown.add('roles', 'indexer', async () => {
@@ -171,5 +198,11 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
     const { startJobsRole } = await import('../jobs');
     const jobs = startJobsRole({ config, db, logger, services, registry: metrics.registry });
     shutdown.add('roles', 'jobs', () => jobs.stop());
+    // The one chain writer runs beside the jobs (one leader across replicas); stopped after them.
+    if (services.chainWriter.configured) {
+      const { startChainWriterLoop } = await import('../services/chain-writer-loop');
+      const writer = startChainWriterLoop({ db, service: services.chainWriter, logger, registry: metrics.registry }, { executeTimeoutMs: config.chain.writer.timeoutMs });
+      shutdown.add('roles', 'chain writer', () => writer.stop());
+    } else logger.info('jobs role: no chain writer (CHAIN.BACKEND_WALLET_PRIVATE_KEY or CHAIN.SUI_URL unset)');
   }
 }

@@ -3,6 +3,7 @@ import { withDevelopmentSecrets, type DevelopmentSecrets } from '../config/devel
 import { createLogger } from '../observability/logger';
 import { parseRoles, type Role } from '../roles';
 import type { Runtime, RuntimeOverrides } from './index';
+import { shutdownBoundMs } from './shutdown';
 
 /**
  * Exit codes: 78 configuration, 70 any other start-up failure, 69 a supervised part (the blog
@@ -41,7 +42,13 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
   const stop = (reason: string, code: number): void => {
     if (stopping) return;
     stopping = { reason, code, at: Date.now() };
-    logger.info({ reason }, 'shutting down');
+    const boundMs = shutdownBoundMs(config);
+    logger.info({ reason, boundMs }, 'shutting down');
+    // The documented bound (README, Shutdown): whatever still hangs then does not keep the process alive.
+    setTimeout(() => {
+      logger.error({ boundMs }, 'shutdown did not finish within its bound: exiting now');
+      process.exit(code);
+    }, boundMs).unref();
     // During start-up the runtime is closed as soon as createRuntime returns.
     if (!starting) void finish();
   };
@@ -55,6 +62,8 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
       process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
     });
   }
+  // Spawned by a supervisor (scripts/start-cluster.ts): its death closes the IPC channel; stop with it.
+  if (process.channel) process.once('disconnect', () => stop('supervisor exited', EXIT.ok));
   try {
     // Loaded only now: a refused configuration exits 78 without paying for the whole system's imports.
     const { createRuntime } = await import('./index');

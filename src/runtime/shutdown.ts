@@ -1,7 +1,21 @@
+import type { Config } from '../config';
 import type { Logger } from '../observability/logger';
 
+/** Beyond the request timeout, time to flush the last responses before open connections are cut. */
+export const HTTP_CLOSE_SLACK_MS = 500;
+/** Beyond the HTTP close: stopping roles, the blog process (its own 5 s stop timeout), the database and the store. */
+const AFTER_HTTP_CLOSE_MS = 7000;
+
 /**
- * The shutdown order, first to last: HTTP stops accepting, refuses new requests with 503,
+ * The longest a clean shutdown may take from SIGTERM to exit (README, Shutdown): unready delay,
+ * request timeout, flush slack, then the rest. src/runtime/process.ts exits at this bound whatever is left.
+ */
+export function shutdownBoundMs(config: Pick<Config, 'http'>): number {
+  return config.http.drainDelayMs + config.http.requestTimeoutMs + HTTP_CLOSE_SLACK_MS + AFTER_HTTP_CLOSE_MS;
+}
+
+/**
+ * The shutdown order, first to last: HTTP reports unready (for HTTP.DRAIN_DELAY_MS), stops accepting, refuses new requests with 503,
  * closes websockets with 1012 and drains in-flight requests; then the background roles; then
  * the blog (its process, then this process's Payload); then the database; the store last,
  * because everything above may still publish or count on it while stopping.

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import type { Logger } from '../observability/logger';
 
 export interface SupervisionPolicy {
@@ -45,6 +46,8 @@ interface SupervisorOptions {
   onStatus?: (status: SupervisedStatus) => void;
   /** Messages the child sends over its IPC channel (`process.send`). */
   onMessage?: (message: unknown) => void;
+  /** The child's output, line by line; unset: it writes to this process's stdout and stderr. */
+  onOutput?: (line: string, stream: 'stdout' | 'stderr') => void;
 }
 
 export interface Supervisor {
@@ -78,9 +81,16 @@ export function superviseProcess(opts: SupervisorOptions): Supervisor {
       cwd: opts.run.cwd,
       env: opts.run.env,
       detached: true,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      stdio: ['ignore', opts.onOutput ? 'pipe' : 'inherit', opts.onOutput ? 'pipe' : 'inherit', 'ipc'],
     });
     child = proc;
+    if (opts.onOutput) {
+      const onOutput = opts.onOutput;
+      for (const stream of ['stdout', 'stderr'] as const) {
+        const readable = proc[stream];
+        if (readable) createInterface({ input: readable, crlfDelay: Infinity }).on('line', (line) => onOutput(line, stream));
+      }
+    }
     let exited = false;
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
       if (exited) return;

@@ -1,7 +1,8 @@
-import { normalizeStructTag, normalizeSuiAddress, isValidSuiAddress } from '@mysten/sui/utils';
+import { normalizeStructTag } from '@mysten/sui/utils';
 import { z } from 'zod';
 import type { Db, QueryOptions } from '../db/client';
 import { AppError } from '../errors';
+import { suiAddress } from '../input/sui-address';
 import { parseInput } from '../input/validate';
 
 /** One indexed `bet_result_event` row as the activity feeds show it. */
@@ -60,12 +61,7 @@ const coinTypeField = z
     }
   })
   .optional();
-const playerField = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{1,64}$/, { error: 'player must be a Sui address (0x + up to 64 hex digits)' })
-  .transform((v) => normalizeSuiAddress(v))
-  .refine(isValidSuiAddress)
-  .optional();
+const playerField = suiAddress('player must be a Sui address').optional();
 
 /** The feeds' inputs, one set of rules for REST (query string, numbers already coerced) and GraphQL. */
 const recentBetsInput = z.strictObject({ limit: limitField, cursor: cursorField, player: playerField, coinType: coinTypeField });
@@ -93,6 +89,19 @@ interface Row {
   won: boolean;
 }
 
+const toActivity = (r: Row): BetActivity => ({
+  cursor: encodeCursor(Number(r.ms), r.id),
+  txDigest: r.tx_digest,
+  eventSeq: Number(r.event_seq),
+  timestamp: new Date(Number(r.ms)).toISOString(),
+  player: r.player,
+  gameId: r.game_id,
+  coinType: r.coin_type,
+  stake: r.stake,
+  payout: r.payout,
+  won: Boolean(r.won),
+});
+
 /** Keyset pages over bet_result_event, newest first, on its (timestamp_ms) index. */
 export function activityFeedQueries(db: Db) {
   async function page(conditions: string[], params: unknown[], limit: number, cursor: string | undefined, opts?: QueryOptions): Promise<BetPage> {
@@ -108,18 +117,7 @@ export function activityFeedQueries(db: Db) {
       params,
       opts,
     );
-    const items = rows.slice(0, limit).map((r) => ({
-      cursor: encodeCursor(Number(r.ms), r.id),
-      txDigest: r.tx_digest,
-      eventSeq: Number(r.event_seq),
-      timestamp: new Date(Number(r.ms)).toISOString(),
-      player: r.player,
-      gameId: r.game_id,
-      coinType: r.coin_type,
-      stake: r.stake,
-      payout: r.payout,
-      won: Boolean(r.won),
-    }));
+    const items = rows.slice(0, limit).map(toActivity);
     return { items, nextCursor: rows.length > limit ? items[items.length - 1].cursor : null };
   }
 
@@ -131,6 +129,24 @@ export function activityFeedQueries(db: Db) {
       if (q.player) where.push(`player = $${params.push(q.player)}`);
       if (q.coinType) where.push(`coin_type = $${params.push(q.coinType)}`);
       return page(where, params, q.limit, q.cursor, opts);
+    },
+    /**
+     * The newest `limit` bets of each player, in one statement (a LATERAL read per player on the
+     * (player, timestamp_ms) index): the batch behind per-item lookups (DataLoader).
+     */
+    async recentBetsOfPlayers(players: readonly string[], limit: number, opts?: QueryOptions): Promise<Map<string, BetActivity[]>> {
+      if (!Number.isInteger(limit) || limit < 1 || limit > FEED_MAX_LIMIT) throw new AppError('VALIDATION_FAILED', `limit must be an integer from 1 to ${FEED_MAX_LIMIT}`);
+      const rows = await db.query<Row>(
+        `SELECT b.id::text AS id, b.tx_digest, b.event_seq, (extract(epoch FROM b.timestamp_ms) * 1000)::bigint::text AS ms,
+                b.player, b.game_id, b.coin_type, b.stake::text AS stake, b.payout::text AS payout, b.won
+           FROM unnest($1::text[]) AS p(player)
+           CROSS JOIN LATERAL (SELECT * FROM bet_result_event e WHERE e.player = p.player ORDER BY e.timestamp_ms DESC, e.id DESC LIMIT $2) AS b`,
+        [players, limit],
+        opts,
+      );
+      const byPlayer = new Map<string, BetActivity[]>(players.map((p) => [p, []]));
+      for (const r of rows) byPlayer.get(r.player)?.push(toActivity(r));
+      return byPlayer;
     },
     bigWins(input: unknown, opts?: QueryOptions): Promise<BetPage> {
       const q = parseInput(bigWinsInput, input ?? {});

@@ -1,10 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Db, QueryOptions } from '../db/client';
 import { AppError } from '../errors';
 import type { AnalyticsProvider } from '../providers/analytics';
 import type { SharedStore } from '../store';
-import { activityFeedQueries, type BetPage } from './analytics-feeds';
+import { activityFeedQueries, type BetActivity, type BetPage } from './analytics-feeds';
 import type { LeaderboardService } from './leaderboards';
+import type { OperatorPolicy } from './operator';
 
 export { BIG_WIN_DEFAULT_MULTIPLIER, FEED_MAX_LIMIT, type BetActivity, type BetPage } from './analytics-feeds';
 
@@ -28,13 +28,15 @@ export interface AnalyticsService {
   liveActives(opts?: QueryOptions): Promise<LiveActives>;
   /** Newest first; `{ limit?, cursor?, player?, coinType? }`. */
   recentBets(input: unknown, opts?: QueryOptions): Promise<BetPage>;
+  /** The newest `limit` bets of each player in one statement (DataLoader batches). */
+  recentBetsOfPlayers(players: readonly string[], limit: number, opts?: QueryOptions): Promise<Map<string, BetActivity[]>>;
   /** Won bets paying at least `minMultiplier` × stake, newest first; `{ limit?, cursor?, coinType?, minMultiplier? }`. */
   bigWins(input: unknown, opts?: QueryOptions): Promise<BetPage>;
   cacheStats(): Promise<CacheStats>;
   /** Drops the live-actives entry and every replica's leaderboard cache. */
   clearCaches(): Promise<{ cleared: string[] }>;
   /** UNAUTHENTICATED unless `authorization` is `Bearer <OPERATOR_TOKEN>` (constant-time compare). */
-  requireOperator(authorization: string | undefined): void;
+  requireOperator(authorization: unknown): void;
 }
 
 export interface AnalyticsServiceDeps {
@@ -44,18 +46,16 @@ export interface AnalyticsServiceDeps {
   /** Undefined: no analytics property configured. */
   provider?: AnalyticsProvider;
   ttlMs: number;
-  operatorToken?: string;
+  /** The operator routes' policy (shared with GraphQL: src/services/operator.ts). */
+  operator: OperatorPolicy;
 }
 
 const LIVE_ACTIVES_KEY = 'analytics:live-actives';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 export function createAnalyticsService(deps: AnalyticsServiceDeps): AnalyticsService {
   const feeds = activityFeedQueries(deps.db);
   const stats = { hits: 0, misses: 0 };
   let inFlight: Promise<LiveActives> | null = null;
-  const operatorDigest = deps.operatorToken ? digest(deps.operatorToken) : null;
 
   const withAge = (activeUsers: number, fetchedAt: string): LiveActives => ({
     activeUsers,
@@ -94,6 +94,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps): AnalyticsSer
       return Promise.race([shared, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]);
     },
     recentBets: (input, opts) => feeds.recentBets(input, opts),
+    recentBetsOfPlayers: (players, limit, opts) => feeds.recentBetsOfPlayers(players, limit, opts),
     bigWins: (input, opts) => feeds.bigWins(input, opts),
     async cacheStats() {
       return {
@@ -106,12 +107,6 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps): AnalyticsSer
       await deps.leaderboards.invalidate();
       return { cleared: ['liveActives', 'leaderboards'] };
     },
-    requireOperator(authorization) {
-      const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-      // Digests have one length, so the compare takes the same time whatever was sent.
-      if (!operatorDigest || !token || !timingSafeEqual(digest(token), operatorDigest)) {
-        throw new AppError('UNAUTHENTICATED', 'This needs the operator token: Authorization: Bearer <OPERATOR_TOKEN>');
-      }
-    },
+    requireOperator: (authorization) => deps.operator.requireOperator(authorization),
   };
 }

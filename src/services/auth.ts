@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { normalizeSuiAddress } from '@mysten/sui/utils';
 import { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
+import { suiAddress } from '../input/sui-address';
 import { parseInput } from '../input/validate';
 import type { Logger } from '../observability/logger';
 import type { SignatureVerifier } from '../providers/sui-signatures';
@@ -59,11 +59,7 @@ export interface AuthServiceDeps {
 
 // ── inputs: one set of rules for REST and GraphQL ──
 
-const SUI_ADDRESS = /^0x[0-9a-fA-F]{1,64}$/;
-const address = z
-  .string()
-  .regex(SUI_ADDRESS, { error: 'must be a Sui address: 0x followed by up to 64 hex digits' })
-  .transform((a) => normalizeSuiAddress(a.toLowerCase()));
+const address = suiAddress();
 /** The longest serialized signature accepted (zkLogin signatures carry a proof: a few KiB). */
 const MAX_SIGNATURE_CHARS = 16_384;
 const base64 = /^[A-Za-z0-9+/]+={0,2}$/;

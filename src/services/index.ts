@@ -9,6 +9,7 @@ import { createMailer } from '../providers/mailer';
 import { createIpCheck } from '../providers/ip-check';
 import { createPriceSource } from '../providers/price-source';
 import { createGiftService, type GiftService } from './gifts';
+import { createJobRunArchiveService, type JobRunArchiveService } from './job-run-archive';
 import { createJobRunsService, type JobRunsService } from './job-runs';
 import { createPriceService, type PriceService } from './prices';
 import { createActivityService, type ActivityService } from './activity';
@@ -20,9 +21,11 @@ import { createAuthService, type AuthService } from './auth';
 import { createIndexerStatusService, type IndexerStatusService } from './indexer-status';
 import { createBlogService, type BlogService } from './blog';
 import { createLeaderboardService, type LeaderboardService } from './leaderboards';
+import { createReadCacheService, type ReadCacheService } from './read-cache';
 import { createQuestService, type QuestService } from './quests';
 import { createSocialLinksService, type SocialLinksService } from './social-links';
 import { createSystemService, type SystemService } from './system';
+import { createReadinessService, type ReadinessService } from './readiness';
 import { createTokenService, type TokenService } from './tokens';
 import { createUsersService, type UsersService } from './users';
 import { createZkLoginService, type ZkLoginService } from './zklogin';
@@ -30,12 +33,19 @@ import { createAnalyticsProvider } from '../providers/analytics';
 import { createOnrampAProvider } from '../providers/onramp-a';
 import { createOnrampBProvider } from '../providers/onramp-b';
 import { createAnalyticsService, type AnalyticsService } from './analytics';
+import { createOperatorPolicy, type OperatorPolicy } from './operator';
 import { createOnrampsService, type OnrampsService } from './onramps';
 import { createWelcomeWheelService, type WelcomeWheelService } from './welcome-wheel';
+import { createSuiWriter } from '../providers/sui-writer';
+import { createChainWriterService, type ChainWriterService } from './chain-writer';
+import { createGiveawayService, registerGiveawaySettle, type GiveawayService } from './giveaways';
+import { createNameserviceService, type NameserviceService } from './nameservice';
+import { registerSubnameIssuance } from './nameservice-subname';
 
 /** Everything the adapters (resolvers, REST routes, gateway, indexer, jobs) may call. */
 export interface Services {
   system: SystemService;
+  readiness: ReadinessService;
   tokens: TokenService;
   auth: AuthService;
   zklogin: ZkLoginService;
@@ -54,10 +64,20 @@ export interface Services {
   prices: PriceService;
   gifts: GiftService;
   jobRuns: JobRunsService;
+  /** The chain-write outbox (enqueue / awaitOutcome); the jobs role runs its writer loop. */
+  chainWriter: ChainWriterService;
+  giveaways: GiveawayService;
+  /** Name-service sub-names (one per eligible player, issued through the chain writer). */
+  nameservice: NameserviceService;
+  jobRunArchive: JobRunArchiveService;
+  /** Who is the operator (OPERATOR_TOKEN), for every transport. */
+  operator: OperatorPolicy;
+  /** Generations of cached reads (response cache keys, local read caches), bumped by the indexer and the price poll. */
+  readCache: ReadCacheService;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'network' | 'jwt' | 'blog' | 'auth' | 'chain' | 'social' | 'smtp' | 'nodeEnv' | 'quests' | 'analytics' | 'operatorToken' | 'welcomeWheel' | 'onramps' | 'prices' | 'gifts'>;
+  config: Pick<Config, 'network' | 'jwt' | 'blog' | 'auth' | 'chain' | 'social' | 'smtp' | 'nodeEnv' | 'quests' | 'analytics' | 'operatorToken' | 'welcomeWheel' | 'onramps' | 'prices' | 'gifts' | 'jobs'>;
   logger: Logger;
   db: Db;
   store: SharedStore;
@@ -73,12 +93,26 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const { config } = deps;
   const tokens = createTokenService({ secret: config.jwt.secret, issuer: config.jwt.issuer, accessTtlSeconds: config.auth.accessTtlSeconds });
   const signatures = createSignatureVerifier({ url: config.chain.suiUrl, transport: config.chain.transport, network: config.network });
-  const leaderboards = await createLeaderboardService({ db: deps.db, store: deps.store, ttlMs: deps.leaderboardCacheTtlMs });
+  const readCache = await createReadCacheService({ store: deps.store, logger: deps.logger });
+  const leaderboards = await createLeaderboardService({ db: deps.db, store: deps.store, readCache, ttlMs: deps.leaderboardCacheTtlMs });
   const fanout = createFanout(deps.store, deps.logger);
   const chatRelay = config.social.chatRelayWebhookUrl ? createChatPlatformRelay({ webhookUrl: config.social.chatRelayWebhookUrl, logger: deps.logger }) : null;
+  const operator = createOperatorPolicy(config.operatorToken);
+  const { writer, giveaways } = config.chain;
+  const chainWriter = createChainWriterService({
+    db: deps.db,
+    packageId: config.chain.packageId,
+    writer:
+      writer.privateKey && config.chain.suiUrl
+        ? createSuiWriter({ url: config.chain.suiUrl, transport: config.chain.transport, network: config.network, privateKey: writer.privateKey, gasBudget: BigInt(writer.gasBudget) })
+        : null,
+  });
+  registerGiveawaySettle(chainWriter);
+  registerSubnameIssuance(chainWriter);
   const zklogin = createZkLoginService({ db: deps.db, config: config.auth.zkLogin, logger: deps.logger });
   return {
     system: createSystemService({ network: deps.config.network, version: deps.version }),
+    readiness: createReadinessService({ db: deps.db, store: deps.store }),
     tokens,
     zklogin,
     auth: createAuthService({ db: deps.db, tokens, config: config.auth, signatures, logger: deps.logger, zkLogin: zklogin }),
@@ -95,7 +129,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
       leaderboards,
       provider: config.analytics ? createAnalyticsProvider({ ...config.analytics, logger: deps.logger }) : undefined,
       ttlMs: config.analytics?.cacheTtlMs ?? 0,
-      operatorToken: config.operatorToken,
+      operator,
     }),
     onramps: createOnrampsService({
       a: config.onramps.a
@@ -113,6 +147,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
       source: config.prices.apiKey ? createPriceSource({ url: config.prices.apiUrl, apiKey: config.prices.apiKey }) : null,
       staleAfterSeconds: config.prices.staleAfterSeconds,
       registry: deps.registry,
+      onChange: () => readCache.bump('prices'),
     }),
     gifts: createGiftService({
       db: deps.db,
@@ -121,7 +156,13 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
       ipDailyLimit: config.gifts.ipDailyLimit,
       registry: deps.registry,
     }),
-    jobRuns: createJobRunsService({ db: deps.db }),
+    operator,
+    readCache,
+    chainWriter,
+    nameservice: createNameserviceService({ db: deps.db, chainWriter, config: config.chain.nameservice }),
+    giveaways: createGiveawayService({ db: deps.db, chainWriter, graceMs: giveaways.graceMs, batchSize: giveaways.batchSize }),
+    jobRuns: createJobRunsService({ db: deps.db, logger: deps.logger, registry: deps.registry, ...config.jobs }),
+    jobRunArchive: createJobRunArchiveService({ db: deps.db, logger: deps.logger, archiveDir: config.jobs.archiveDir, hotDays: config.jobs.runHotDays }),
     users: createUsersService({
       db: deps.db,
       store: deps.store,

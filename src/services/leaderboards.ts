@@ -1,8 +1,10 @@
 import { normalizeStructTag } from '@mysten/sui/utils';
+import { LRUCache } from 'lru-cache';
 import { BOARDS, leaderboardOf, type Board } from '../chain-events/leaderboards';
 import type { Db, QueryOptions } from '../db/client';
 import { AppError } from '../errors';
 import type { SharedStore } from '../store';
+import { createReadCacheService, type ReadCacheService } from './read-cache';
 
 export { BOARDS, type Board };
 
@@ -29,12 +31,15 @@ export interface LeaderboardService {
   /** `opts.signal`: the caller's request; when it ends, the database query is cancelled. */
   top(q: LeaderboardQuery, opts?: QueryOptions): Promise<LeaderboardEntry[]>;
   rankOf(q: Omit<LeaderboardQuery, 'limit'> & { player: string }, opts?: QueryOptions): Promise<LeaderboardEntry | null>;
+  /** The player's entry with up to `count` entries on each side, in rank order; empty when the player is not on the board. */
+  neighbours(q: Omit<LeaderboardQuery, 'limit'> & { player: string; count?: number }, opts?: QueryOptions): Promise<LeaderboardEntry[]>;
   /** Called by the indexer after each commit; drops cached reads on every replica. */
   invalidate(): Promise<void>;
   cacheStats(): { hits: number; misses: number; entries: number };
 }
 
 export const MAX_LEADERBOARD_LIMIT = 100;
+export const MAX_NEIGHBOURS = 50;
 /** Coin types are compared in Sui's normalized long form, as the indexer stores them. */
 const DEFAULT_COIN = normalizeStructTag('0x2::sui::SUI');
 
@@ -45,7 +50,8 @@ function normalizeCoin(coinType: string): string {
     throw new AppError('VALIDATION_FAILED', `coinType "${coinType}" is not a Move type such as 0x2::sui::SUI`);
   }
 }
-const INVALIDATE_CHANNEL = 'leaderboards:invalidate';
+/** Distinct top-N reads (board, coin, week, limit) kept per process. */
+const TOP_CACHE_MAX_ENTRIES = 1000;
 
 export function utcWeekStart(date: Date): Date {
   const d = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
@@ -61,15 +67,41 @@ interface Row {
   vip_level: number | null;
 }
 
+/** Resolves with `work` unless `signal` aborts first (the work itself goes on for its other waiters). */
+function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /**
- * Reads the indexer's leaderboard tables. Top-N reads are cached per process for `ttlMs`;
- * the indexer's `invalidate()` clears every replica's cache through the shared store.
+ * Reads the indexer's leaderboard tables. Top-N reads are cached per process for `ttlMs` in an
+ * LRU whose fetchMethod makes every refill single-flight: one query per key however many
+ * requests ask, and an expired entry is served stale while one background query refreshes it.
+ * The indexer's `invalidate()` bumps the `chain` generation (services/read-cache.ts), which
+ * empties this cache on every replica before any request sees the new generation.
  */
-export async function createLeaderboardService(opts: { db: Db; store: SharedStore; ttlMs?: number }): Promise<LeaderboardService> {
+export async function createLeaderboardService(opts: { db: Db; store: SharedStore; readCache?: ReadCacheService; ttlMs?: number }): Promise<LeaderboardService> {
+  const readCache = opts.readCache ?? (await createReadCacheService({ store: opts.store }));
   const ttlMs = opts.ttlMs ?? 30_000;
-  const cache = new Map<string, { at: number; value: LeaderboardEntry[] }>();
   const stats = { hits: 0, misses: 0 };
-  await opts.store.subscribe(INVALIDATE_CHANNEL, () => cache.clear());
+  const topCache = new LRUCache<string, LeaderboardEntry[], ReturnType<typeof parse>>({
+    max: TOP_CACHE_MAX_ENTRIES,
+    ttl: Math.max(1, ttlMs),
+    allowStale: true,
+    // clear() during a refill: the waiting requests still get its rows, which are not stored.
+    ignoreFetchAbort: true,
+    // The shared refill is not tied to one request's signal (others wait on it); statement_timeout bounds it.
+    fetchMethod: async (_key, _stale, { context }) => {
+      stats.misses++;
+      return readTop(context);
+    },
+  });
+  readCache.onBump('chain', () => topCache.clear());
 
   function parse(q: LeaderboardQuery) {
     if (!BOARDS.includes(q.board)) throw new AppError('VALIDATION_FAILED', `Unknown leaderboard "${q.board}"; use one of ${BOARDS.join(', ')}`);
@@ -117,28 +149,26 @@ export async function createLeaderboardService(opts: { db: Db; store: SharedStor
     vipLevel: row.vip_level === null ? null : Number(row.vip_level),
   });
 
-  return {
+  async function readTop(p: ReturnType<typeof parse>, queryOpts?: QueryOptions): Promise<LeaderboardEntry[]> {
+    const s = source(p.board);
+    const params: unknown[] = [];
+    const board = filters(p, params);
+    const rows = await opts.db.query<Row>(
+      `SELECT ${selectList(s, 't')} FROM ${s.table} t ${where(board('t'))}
+        ORDER BY t.${s.score} DESC, t.${s.player} ASC LIMIT $${params.push(p.limit)}`,
+      params,
+      queryOpts,
+    );
+    return rows.map((row, i) => toEntry(row, i + 1, p.coinType));
+  }
+
+  const service: LeaderboardService = {
     async top(q, queryOpts) {
       const p = parse(q);
+      if (ttlMs <= 0) return readTop(p, queryOpts);
       const key = JSON.stringify([p.board, p.coinType, p.week?.getTime() ?? null, p.limit]);
-      const hit = cache.get(key);
-      if (hit && Date.now() - hit.at < ttlMs) {
-        stats.hits++;
-        return hit.value;
-      }
-      stats.misses++;
-      const s = source(p.board);
-      const params: unknown[] = [];
-      const board = filters(p, params);
-      const rows = await opts.db.query<Row>(
-        `SELECT ${selectList(s, 't')} FROM ${s.table} t ${where(board('t'))}
-          ORDER BY t.${s.score} DESC, t.${s.player} ASC LIMIT $${params.push(p.limit)}`,
-        params,
-        queryOpts,
-      );
-      const value = rows.map((row, i) => toEntry(row, i + 1, p.coinType));
-      cache.set(key, { at: Date.now(), value });
-      return value;
+      if (topCache.has(key)) stats.hits++;
+      return unlessAborted(topCache.fetch(key, { context: p }) as Promise<LeaderboardEntry[]>, queryOpts?.signal);
     },
     async rankOf(q, queryOpts) {
       const p = parse({ ...q, limit: 1 });
@@ -162,10 +192,35 @@ export async function createLeaderboardService(opts: { db: Db; store: SharedStor
       );
       return rows[0] ? toEntry(rows[0], Number(rows[0].rank), p.coinType) : null;
     },
-    async invalidate() {
-      cache.clear();
-      await opts.store.publish(INVALIDATE_CHANNEL, String(Date.now()));
+    async neighbours(q, queryOpts) {
+      const count = q.count ?? 5;
+      if (!Number.isInteger(count) || count < 0 || count > MAX_NEIGHBOURS) throw new AppError('VALIDATION_FAILED', `count must be an integer from 0 to ${MAX_NEIGHBOURS}`);
+      const me = await service.rankOf(q, queryOpts);
+      if (!me || count === 0) return me ? [me] : [];
+      const p = parse({ ...q, limit: 1 });
+      const s = source(p.board);
+      const params: unknown[] = [];
+      const board = filters(p, params);
+      const score = `$${params.push(me.score)}::numeric`;
+      const player = `$${params.push(me.player)}`;
+      const limit = `$${params.push(count)}`;
+      // Keyset reads on the (score DESC, player) index from the player's position outwards; the
+      // redundant `>=` / `<=` bound gives each side an index range instead of a scan from the end.
+      const side = (ahead: boolean) => {
+        const [cmp, tie, order] = ahead ? ['>', '<', 'ASC'] : ['<', '>', 'DESC'];
+        const conds = [...board('t'), `t.${s.score} ${cmp}= ${score}`, `(t.${s.score} ${cmp} ${score} OR t.${s.player} ${tie} ${player})`];
+        return `(SELECT ${ahead} AS ahead, ${selectList(s, 't')} FROM ${s.table} t ${where(conds)}
+                  ORDER BY t.${s.score} ${order}, t.${s.player} ${ahead ? 'DESC' : 'ASC'} LIMIT ${limit})`;
+      };
+      const rows = await opts.db.query<Row & { ahead: boolean }>(`${side(true)} UNION ALL ${side(false)}`, params, queryOpts);
+      const ahead = rows.filter((r) => r.ahead).map((r, i) => toEntry(r, me.rank - 1 - i, p.coinType));
+      const behind = rows.filter((r) => !r.ahead).map((r, i) => toEntry(r, me.rank + 1 + i, p.coinType));
+      return [...ahead.reverse(), me, ...behind];
     },
-    cacheStats: () => ({ ...stats, entries: cache.size }),
+    async invalidate() {
+      await readCache.bump('chain');
+    },
+    cacheStats: () => ({ ...stats, entries: topCache.size }),
   };
+  return service;
 }

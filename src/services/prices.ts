@@ -63,6 +63,8 @@ export function createPriceService(deps: {
   staleAfterSeconds: number;
   registry?: Registry;
   now?: () => Date;
+  /** Called after a poll changed what `current()` answers (cached responses of prices are then dropped). */
+  onChange?: () => Promise<void>;
 }): PriceService {
   const { db, store, source } = deps;
   const now = deps.now ?? (() => new Date());
@@ -118,6 +120,7 @@ export function createPriceService(deps: {
       } catch (err) {
         polls.inc({ outcome: 'failed' });
         await store.set(FAILURE_KEY, now().toISOString(), LATEST_TTL_MS).catch(() => undefined);
+        await deps.onChange?.();
         logger.warn({ err }, 'price poll failed; the last good prices stay in service');
         throw err;
       }
@@ -127,6 +130,7 @@ export function createPriceService(deps: {
       });
       const stored: StoredPrices = { prices, fetchedAt: fetchedAt.toISOString(), source: source.name };
       await store.set(LATEST_KEY, JSON.stringify(stored), LATEST_TTL_MS);
+      await deps.onChange?.();
       polls.inc({ outcome: 'ok' });
       logger.debug({ prices }, 'prices polled');
       return { prices, fetchedAt: stored.fetchedAt };

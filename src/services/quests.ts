@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import type { KindKey } from '../chain-events/kinds';
 import type { Db, QueryOptions } from '../db/client';
 import { AppError, type ErrorCode } from '../errors';
+import { suiAddress } from '../input/sui-address';
 import { parseInput } from '../input/validate';
 import type { Logger } from '../observability/logger';
 import type { SharedStore } from '../store';
@@ -136,10 +137,7 @@ export interface QuestServiceDeps {
 
 const slug = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be 1–64 lowercase letters, digits, dashes or underscores');
 const questKey = slug;
-const address = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a Sui address: 0x and 64 hex digits')
-  .transform((a) => a.toLowerCase());
+const address = suiAddress();
 const mode = z.enum(QUEST_MODES).default('indexed');
 const playerInput = z.object({ player: address.optional() });
 const statusInput = z.object({ campaignSlug: slug, mode, questKey, player: address.optional() });

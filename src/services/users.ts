@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Config } from '../config';
-import type { Db } from '../db/client';
+import type { Db, QueryOptions } from '../db/client';
 import { AppError } from '../errors';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../input/storable-text';
 import { parseInput } from '../input/validate';
@@ -40,9 +40,18 @@ export interface EmailVerified {
   emailVerifiedAt: string;
 }
 
+/** What anyone may see of a wallet's profile (leaderboards, feeds): no email, no bio. */
+export interface PublicProfile {
+  walletAddress: string;
+  displayName: string | null;
+  avatarUrl: string | null;
+}
+
 export interface UsersService {
   /** The caller's profile, created on first use (idempotent under parallel calls). */
   me(wallet: string): Promise<ProfileView>;
+  /** Public profiles of these wallets in one statement (DataLoader batches); a wallet without a profile is absent. */
+  publicProfiles(wallets: readonly string[], opts?: QueryOptions): Promise<Map<string, PublicProfile>>;
   /** Changes only the given fields; `null` clears one. */
   updateProfile(wallet: string, input: unknown): Promise<ProfileView>;
   /** `{ email }`: mails a single-use link; older links of this profile stop working. */
@@ -176,6 +185,14 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
   return {
     async me(wallet) {
       return toView(await ensureProfile(wallet));
+    },
+    async publicProfiles(wallets, opts) {
+      const rows = await db.query<{ wallet_address: string; display_name: string | null; avatar_url: string | null }>(
+        'SELECT wallet_address, display_name, avatar_url FROM profile WHERE wallet_address = ANY($1::text[])',
+        [wallets],
+        opts,
+      );
+      return new Map(rows.map((r) => [r.wallet_address, { walletAddress: r.wallet_address, displayName: r.display_name, avatarUrl: r.avatar_url }]));
     },
 
     async updateProfile(wallet, input) {

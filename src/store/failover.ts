@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { MemoryStore } from './memory';
+import type { RedisConnection } from './connection';
 import type { RedisStore } from './redis';
 import { isOutage } from './errors';
 import type { HitResult, MessageHandler, SharedStore, StoreBackend, Unsubscribe } from './types';
@@ -10,7 +10,7 @@ export interface FailoverOptions {
   redis: RedisStore;
   memory: MemoryStore;
   /** The command connection, watched for outages and recovery. */
-  client: Redis;
+  client: RedisConnection;
   logger: Logger;
   /** Where Redis is, for logs (never credentials). */
   target: string;

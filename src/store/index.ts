@@ -1,5 +1,5 @@
-import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
+import { connectRedis, describeTarget, type RedisAddressOptions, type RedisConnection } from './connection';
 import { FailoverStore } from './failover';
 import { createMemoryStore } from './memory';
 import { createRedisStore } from './redis';
@@ -9,28 +9,15 @@ export type { HitResult, MessageHandler, SharedStore, StoreBackend, Unsubscribe 
 export { createMemoryStore, type MemoryStore } from './memory';
 export { FailoverStore } from './failover';
 export { createPubSub, type StorePubSub } from './pubsub';
+export { connectRedis, type RedisConnection } from './connection';
 
-export interface SharedStoreOptions {
-  /** 'redis' selects Redis when `url` or `host` is given; anything else is per-process memory. */
-  cacheStore?: 'redis' | 'memory';
-  /** redis:// or rediss:// URL; when given, host/port/db/username/password are ignored. */
-  url?: string;
-  host?: string;
-  port?: number;
-  db?: number;
-  username?: string;
-  password?: string;
+/** The Redis address and timeouts (./connection.ts; `cacheStore: 'redis'` selects Redis when `url` or `host` is given, anything else is per-process memory), and: */
+export interface SharedStoreOptions extends RedisAddressOptions {
   /** Prepended to every key and channel (e.g. per environment or per test). */
   keyPrefix?: string;
   logger: Logger;
   /** Memory backend budget: keys plus set members. Default 10 000. */
   maxKeys?: number;
-  /** Longest wait for Redis at start before serving from memory. Default 1 000 ms. */
-  connectTimeoutMs?: number;
-  /** Longest wait for one Redis command before it counts as an outage. Default 1 000 ms (200 ms mistook CPU stalls of a busy replica for outages). */
-  commandTimeoutMs?: number;
-  /** Cap of the reconnect back-off and the recovery probe interval. Default 1 000 ms. */
-  retryMaxDelayMs?: number;
   /** Memory backend expiry sweep interval. Default 5 000 ms. */
   sweepIntervalMs?: number;
   /** Called when a Redis-backed store switches between 'redis' and 'memory' (outage, recovery). */
@@ -93,31 +80,8 @@ export async function createSharedStore(opts: SharedStoreOptions): Promise<Share
   return store;
 }
 
-/**
- * A new (lazily connecting) client of the store's Redis with the store's options, or null when the
- * store is not Redis. The store itself uses it; so does Socket.IO's Redis adapter, which needs its
- * own publish and subscribe connections.
- */
-export function connectRedis(opts: Omit<SharedStoreOptions, 'logger'>, extra: RedisOptions = {}): Redis | null {
-  if (opts.cacheStore !== 'redis' || (!opts.url && !opts.host)) return null;
-  const redisOptions: RedisOptions = {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: opts.commandTimeoutMs ?? 1_000,
-    connectTimeout: opts.connectTimeoutMs ?? 1_000,
-    autoResubscribe: false, // the Redis backend resubscribes itself on 'ready'
-    retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 10), opts.retryMaxDelayMs ?? 1_000),
-    ...(opts.url
-      ? {}
-      : { host: opts.host, port: opts.port ?? 6379, db: opts.db ?? 0, username: opts.username, password: opts.password }),
-    ...extra,
-  };
-  return opts.url ? new Redis(opts.url, redisOptions) : new Redis(redisOptions);
-}
-
 /** Connects all connections, waiting at most `ms`; true when the first (commands) is ready. */
-async function connectWithin(ms: number, conns: Redis[]): Promise<boolean> {
+async function connectWithin(ms: number, conns: RedisConnection[]): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, ms + 50);
@@ -127,17 +91,4 @@ async function connectWithin(ms: number, conns: Redis[]): Promise<boolean> {
   await Promise.race([attempts, timeout]);
   clearTimeout(timer);
   return conns[0].status === 'ready';
-}
-
-/** host:port/db for logs, never credentials. */
-function describeTarget(opts: SharedStoreOptions): string {
-  if (opts.url) {
-    try {
-      const u = new URL(opts.url);
-      return `${u.protocol}//${u.host}${u.pathname}`;
-    } catch {
-      return 'redis (unparsable URL)';
-    }
-  }
-  return `redis://${opts.host}:${opts.port ?? 6379}/${opts.db ?? 0}`;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './connection';
 
 /** A Lua script run by SHA, loaded on first use (and again after a Redis restart). */
 export interface Script {
@@ -11,7 +11,7 @@ function script(source: string): Script {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
 
-export async function runScript(client: Redis, s: Script, keys: string[], args: Array<string | number>): Promise<unknown> {
+export async function runScript(client: RedisConnection, s: Script, keys: string[], args: Array<string | number>): Promise<unknown> {
   try {
     return await client.evalsha(s.sha, keys.length, ...keys, ...args);
   } catch (err) {

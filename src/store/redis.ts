@@ -1,4 +1,5 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
+import type { RedisConnection } from './connection';
 import type { Logger } from 'pino';
 import { isOutage } from './errors';
 import { deliver } from './local-bus';
@@ -7,9 +8,9 @@ import { toCost, toTtl, type HitResult, type MessageHandler, type SharedStore, t
 
 export interface RedisStoreOptions {
   /** Commands and publishing. */
-  client: Redis;
+  client: RedisConnection;
   /** Subscriptions only (a connection in subscriber mode cannot run other commands). */
-  subscriber: Redis;
+  subscriber: RedisConnection;
   /** Prepended to every key and channel. */
   keyPrefix?: string;
   logger: Logger;
@@ -86,17 +87,25 @@ export function createRedisStore(opts: RedisStoreOptions): RedisStore {
     },
 
     async del(...keys) {
-      if (keys.length) await client.del(...keys.map(k));
+      if (!keys.length) return;
+      // Redis Cluster refuses multi-key commands across hash slots (CROSSSLOT): one DEL per key there.
+      if (client.isCluster) await Promise.all(keys.map((key) => client.del(k(key))));
+      else await client.del(...keys.map(k));
     },
 
     async delPrefix(p) {
       const match = `${escapeGlob(k(p))}*`;
-      let cursor = '0';
-      do {
-        const [next, found] = await client.scan(cursor, 'MATCH', match, 'COUNT', 500);
-        if (found.length) await client.unlink(...found);
-        cursor = next;
-      } while (cursor !== '0');
+      // SCAN walks one server: on a cluster, every master in turn.
+      const servers = client.isCluster ? (client as Cluster).nodes('master') : [client as Redis];
+      for (const server of servers) {
+        let cursor = '0';
+        do {
+          const [next, found] = await server.scan(cursor, 'MATCH', match, 'COUNT', 500);
+          if (found.length && client.isCluster) await Promise.all(found.map((key) => client.unlink(key)));
+          else if (found.length) await client.unlink(...found);
+          cursor = next;
+        } while (cursor !== '0');
+      }
     },
 
     async publish(channel, message) {
@@ -146,7 +155,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisStore {
 }
 
 /** QUIT when connected, otherwise (or if QUIT fails) drop the connection. */
-async function quit(redis: Redis): Promise<void> {
+async function quit(redis: RedisConnection): Promise<void> {
   if (redis.status === 'end') return;
   if (redis.status === 'ready') {
     try {

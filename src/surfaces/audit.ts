@@ -1,6 +1,6 @@
 import { JSDOM } from 'jsdom';
 import { checkBlogPage } from './blog-rules';
-import { createFetcher, type Fetched, type Fetcher } from './fetcher';
+import { createFetcher, type ConnectTo, type Fetched, type Fetcher } from './fetcher';
 import { canonicalHref, checkHead } from './head-rules';
 import { llmsLinks } from './llms';
 import { APP_ROUTE_REDIRECTS, hostRedirects, REDIRECT_STATUS, type LegacyHosts } from './redirects';
@@ -15,6 +15,8 @@ export interface AuditOptions extends SurfaceSite, LegacyHosts {
   concurrency?: number;
   /** Per request, including the body (default 10 s). */
   timeoutMs?: number;
+  /** Public origin → origin to contact instead (curl's `--connect-to`); reports keep public URLs. */
+  connectTo?: ConnectTo;
 }
 
 export interface AuditReport {
@@ -35,7 +37,7 @@ interface Page {
 /** Crawls one deployment's surfaces and reports every broken rule (src/surfaces/rules.ts). */
 export async function auditSurfaces(options: AuditOptions): Promise<AuditReport> {
   const site = surfaceSite(options);
-  const fetcher = countingFetcher(createFetcher({ concurrency: options.concurrency ?? 4, timeoutMs: options.timeoutMs ?? 10_000, userAgent: 'platform-surfaces-audit/1' }));
+  const fetcher = countingFetcher(createFetcher({ concurrency: options.concurrency ?? 4, timeoutMs: options.timeoutMs ?? 10_000, userAgent: 'platform-surfaces-audit/1', connectTo: options.connectTo }));
   const violations: Violation[] = [];
   const report = (rule: RuleId, url: string, detail: string) => violations.push({ rule, url, detail });
   const ctx: Ctx = { site, indexable: isIndexable(site), fetcher, report };

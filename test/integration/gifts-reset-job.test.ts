@@ -30,7 +30,7 @@ describe('gift reset job', () => {
 
     const midnight = new Date(Math.ceil(now / 86_400_000) * 86_400_000);
     expect(await runner.tick('gift-reset', midnight)).toBe('ran');
-    expect(await runner.tick('gift-reset', midnight)).toBe('skipped');
+    expect(await runner.tick('gift-reset', midnight)).toBe('taken');
     expect((await get('10.9.0.2')).status).toBe(200);
 
     const runs = await api.db.prisma.opsJobRun.findMany({ where: { jobKey: 'gift-reset' } });

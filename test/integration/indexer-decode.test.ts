@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '../../src/indexer/kinds.js';
+import { EVENT_KIND_SPECS } from '../../src/chain-events/kinds.js';
 import { EventDecodeError } from '../../src/indexer/decode.js';
 import { followKind } from '../../src/indexer/follow.js';
 import type { EventSource } from '../../src/indexer/sources/index.js';
@@ -41,6 +42,15 @@ describe('event kind decoders', () => {
   ])('rejects malformed fields with a clear error (%#)', (json, message) => {
     expect(() => EVENT_KINDS.bet_result_event.decode(json)).toThrow(message);
     expect(() => EVENT_KINDS.bet_result_event.decode(json)).toThrow(EventDecodeError);
+  });
+
+  it('decodes giveaways; an end beyond what a timestamp holds is stored as the latest one (never due)', () => {
+    const giveaway = EVENT_KINDS.giveaway_created_event.decode({ giveaway_id: '0x5', ends_at_ms: '18446744073709551615' });
+    expect(giveaway).toEqual({ giveawayId: '0x' + '0'.repeat(63) + '5', endsAtMs: 18446744073709551615n });
+    const endsAt = (d: typeof giveaway) => EVENT_KIND_SPECS.giveaway_created_event.columns.find(([name]) => name === 'ends_at')![2](d);
+    expect(endsAt(giveaway)).toBe('9999-12-31T23:59:59.999Z');
+    expect(endsAt({ ...giveaway, endsAtMs: 1_767_225_600_000n })).toBe('2026-01-01T00:00:00.000Z');
+    expect(() => EVENT_KINDS.giveaway_created_event.decode({ giveaway_id: '0x5', ends_at_ms: '-1' })).toThrow(/"ends_at_ms" must be a u64/);
   });
 
   it('bounds u8 fields', () => {

@@ -19,7 +19,9 @@ const procs: IndexerProcess[] = [];
 
 beforeAll(async () => {
   if (!run) return;
-  chain = await startSuiChainFixture({ seed: 51, events: 5000, latencyMs: 20, grpc: { maxPageSize: 60, shortPageProbability: 0.4 } });
+  // One event a page until the second process has taken over (the first test raises it then): the
+  // first leader must still be backfilling when a second process, slow to start on a busy machine, is up.
+  chain = await startSuiChainFixture({ seed: 51, events: 5000, latencyMs: 20, grpc: { maxPageSize: 1, shortPageProbability: 0.4 } });
   scratch = await createScratchDatabase(testEnv.databaseUrl!);
   db = await createDb({ databaseUrl: scratch.url, dataDir: '/nonexistent', logger: testLogger, poolMax: 2 });
 });
@@ -68,6 +70,7 @@ describe.skipIf(!run)('two indexer processes on one PostgreSQL', () => {
 
     await a.kill('SIGKILL');
     await b.leading(START_MS); // b retries the lock every 3 s
+    chain.setPaging('grpc', { maxPageSize: 60 }); // taken over: catch up at a normal pace
     const resumed = lines(b).find((l) => l.msg === 'indexer: leading')!.resumed as string[];
     expect(resumed.length).toBeGreaterThan(0); // resumed from stored cursors, not from genesis
 
@@ -90,6 +93,7 @@ describe.skipIf(!run)('two indexer processes on one PostgreSQL', () => {
 
 describe.skipIf(!run)('leader lock lost (its PostgreSQL session is terminated)', () => {
   it('stops following at once, then competes again and resumes from the cursor', async () => {
+    chain.setPaging('grpc', { maxPageSize: 60 });
     const own = await createScratchDatabase(testEnv.databaseUrl!);
     const leaseDb = await createDb({ databaseUrl: own.url, dataDir: '/nonexistent', logger: testLogger, poolMax: 4, leaseCheckIntervalMs: 100 });
     const { logger, logs } = captureLogger({ level: 'info' });

@@ -97,6 +97,14 @@ describe('indexer store', () => {
       expect(stored?.eventsIndexed).toBe(BigInt(expected(kind).length));
     }
 
+    // Giveaways (read by the settlement job): each one's id and end, to the millisecond.
+    const giveaways = await t.db.query<{ id: string; ends: string }>(
+      'SELECT giveaway_id AS id, (extract(epoch FROM ends_at) * 1000)::bigint::text AS ends FROM giveaway_created_event',
+    );
+    const wantGiveaways = expected(EVENT_KINDS.giveaway_created_event).map((e) => EVENT_KINDS.giveaway_created_event.decode(e.json));
+    expect(wantGiveaways.length).toBeGreaterThan(0);
+    expect(Object.fromEntries(giveaways.map((r) => [r.id, r.ends]))).toEqual(Object.fromEntries(wantGiveaways.map((d) => [d.giveawayId, d.endsAtMs.toString()])));
+
     const bets = await t.db.query<{ player: string; coin_type: string; w: string; p: string; b: number; wins: number }>(
       'SELECT player, coin_type, total_wagered::text AS w, total_payout::text AS p, bet_count AS b, win_count AS wins FROM bet_leaderboard',
     );

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, MAINNET_REQUIRED, SETTINGS } from '../../src/config';
+import { ConfigError, loadConfig, MAINNET_REQUIRED } from '../../src/config';
 import { envFileOrder } from '../../src/config/env-files';
 
 const none = '/nonexistent';
@@ -194,10 +194,13 @@ describe('config', () => {
     ]);
   });
 
-  it('drops settings nothing reads (they return with their feature)', () => {
-    for (const gone of ['CHAIN.GIVEAWAY_SETTLEMENT_BATCH_SIZE']) {
-      expect(Object.keys(SETTINGS)).not.toContain(gone);
-    }
+  it('reads the chain writer and giveaway settings; the wallet key is a secret and must be a Sui private key', () => {
+    const key = 'suiprivkey1qzdlfxn2qa2lj5uprl8pyhexs02sg2wrhdy7qaq50cqgnffw4c2477kg9h3';
+    const c = loadConfig({ envDir: none, env: { CHAIN_BACKEND_WALLET_PRIVATE_KEY: key, 'CHAIN.GIVEAWAY_SETTLEMENT_BATCH_SIZE': '5', CHAIN_GIVEAWAY_AUTO_SETTLEMENT_DISABLED: 'true' } });
+    expect(c.chain.writer.privateKey).toBe(key);
+    expect(c.secretValues).toContain(key);
+    expect(c.chain.giveaways).toMatchObject({ batchSize: 5, autoSettlementDisabled: true, graceMs: 60_000 });
+    expect(problemsOf({ 'CHAIN.BACKEND_WALLET_PRIVATE_KEY': 'not-a-key' })).toEqual(['CHAIN.BACKEND_WALLET_PRIVATE_KEY: must be a Sui private key (suiprivkey1…)']);
   });
 
   it('trims values, treats blanks as unset and never quotes a secret', () => {

@@ -178,3 +178,27 @@ export type ChatReaction = Prisma.ChatReactionModel
  * writer pays it (`paid`, with its transaction digest).
  */
 export type WelcomeWheelSpin = Prisma.WelcomeWheelSpinModel
+/**
+ * Model ChainWrite
+ * The chain-write outbox (src/services/chain-writer.ts). Any replica inserts a row (idempotent
+ * by `idempotencyKey`); the one leader drains them in id order, one at a time. `status`:
+ * pending → submitted (digest and signed bytes stored before the node is called) → success |
+ * failure. A `submitted` row whose answer was lost is resolved by digest before the next write;
+ * if the node never saw it, the SAME signed bytes are sent again (never rebuilt).
+ */
+export type ChainWrite = Prisma.ChainWriteModel
+/**
+ * Model GiveawayCreatedEvent
+ * A giveaway the package created (`giveaway::GiveawayCreatedEvent`), indexed like the other
+ * event mirrors; the settlement job (src/jobs/giveaway-settlement.ts) settles it through the
+ * chain writer once `endsAt` plus CHAIN.GIVEAWAY_SETTLEMENT_GRACE_MS has passed.
+ */
+export type GiveawayCreatedEvent = Prisma.GiveawayCreatedEventModel
+/**
+ * Model NameserviceSubname
+ * A player's one name-service sub-name, `<label>.<parentDomain>` (src/services/nameservice.ts).
+ * The primary key holds a player to one claim and (parent_domain, label) holds a label to one
+ * player, so racing claims cannot both succeed. Issuance is the chain write whose idempotency key
+ * is `chainWriteKey` (`nameservice.subname:<wallet>`); the claim's status is read from that row.
+ */
+export type NameserviceSubname = Prisma.NameserviceSubnameModel

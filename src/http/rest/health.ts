@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AppError, ERROR_STATUS, errorBody } from '../../errors';
 import type { Services } from '../../services';
 import { errorResponses } from './responses';
 
@@ -21,7 +22,44 @@ const healthSchema = {
   },
 } as const;
 
+const readinessSchema = {
+  tags: ['health'],
+  summary: 'Readiness',
+  description:
+    'For the edge proxy and orchestrators: 200 while this replica should get traffic (database and shared store reachable, ' +
+    "this build's migrations applied, not shutting down); otherwise 503 SERVICE_UNAVAILABLE with the failed checks in `details.checks`. " +
+    'Exempt from admission.',
+  response: {
+    200: {
+      type: 'object',
+      required: ['status', 'checks'],
+      properties: {
+        status: { type: 'string', enum: ['ready'] },
+        checks: {
+          type: 'object',
+          required: ['database', 'store', 'migrations', 'shuttingDown'],
+          properties: {
+            database: { type: 'string', enum: ['ok', 'failed'] },
+            store: { type: 'string', enum: ['ok', 'failed'] },
+            migrations: { type: 'string', enum: ['ok', 'failed'] },
+            shuttingDown: { type: 'boolean' },
+          },
+        },
+      },
+    },
+    ...errorResponses(['INTERNAL', 'SERVICE_UNAVAILABLE', 'REQUEST_TIMEOUT']),
+  },
+} as const;
+
 /** Liveness only: answers while the process can serve HTTP; never touches the database or the chain. */
 export async function healthRoutes(app: FastifyInstance, services: Services): Promise<void> {
   app.get('/health', { schema: healthSchema, config: { rateLimit: false } }, async () => services.system.info());
+  app.get('/health/ready', { schema: readinessSchema, config: { rateLimit: false } }, async (request, reply) => {
+    const { ready, checks } = await services.readiness.check();
+    if (ready) return { status: 'ready' as const, checks };
+    // Answered, not thrown: an unready replica is an expected state, not a failed request to log as an error.
+    const err = new AppError('SERVICE_UNAVAILABLE', 'This replica is not ready for traffic', { checks });
+    // The typed reply knows only the 200 schema (error responses are a $ref).
+    return (reply as FastifyReply).code(ERROR_STATUS.SERVICE_UNAVAILABLE).send(errorBody(err, request.id));
+  });
 }

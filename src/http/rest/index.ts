@@ -14,6 +14,7 @@ import { socialLinkRoutes } from './social-links';
 import { zkLoginRoutes } from './zklogin';
 import { onrampRoutes } from './onramps';
 import { welcomeWheelRoutes } from './welcome-wheel';
+import { nameserviceRoutes } from './nameservice';
 
 /** The `/api` REST shim: one file per domain, each a thin adapter over its service. */
 export async function restRoutes(app: FastifyInstance, opts: { services: Services }): Promise<void> {
@@ -30,6 +31,7 @@ export async function restRoutes(app: FastifyInstance, opts: { services: Service
   await chatRoutes(app, opts.services);
   await onrampRoutes(app, opts.services);
   await welcomeWheelRoutes(app, opts.services);
+  await nameserviceRoutes(app, opts.services);
   await priceRoutes(app, opts.services);
   await giftRoutes(app, opts.services);
 }

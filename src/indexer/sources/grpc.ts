@@ -23,7 +23,7 @@ export interface GrpcEventSourceOptions {
  * this transport, so each page's transactions are fetched once with `BatchGetTransactions`.
  */
 export function createGrpcEventSource(options: GrpcEventSourceOptions): EventSource {
-  const client = new SuiGrpcClient({ baseUrl: options.url, network: options.network ?? 'mainnet' });
+  const client = new SuiGrpcClient({ baseUrl: options.url, network: options.network ?? 'mainnet', format: 'binary' });
 
   async function timestamps(digests: string[], signal: AbortSignal | undefined): Promise<Map<string, number>> {
     const out = new Map<string, number>();

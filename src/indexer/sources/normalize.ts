@@ -11,6 +11,24 @@ export interface RawEvent {
   json: unknown;
 }
 
+const typeMemo = new Map<string, string>();
+
+/** normalizeStructTag, remembered: a follower sees the same few types (its kind, a handful of coins) again and again. */
+export function normalizeType(type: string): string {
+  let normalized = typeMemo.get(type);
+  if (normalized === undefined) {
+    normalized = normalizeStructTag(type);
+    if (typeMemo.size >= 10_000) typeMemo.clear();
+    typeMemo.set(type, normalized);
+  }
+  return normalized;
+}
+
+const NORMALIZED_ADDRESS = /^0x[0-9a-f]{64}$/;
+
+/** normalizeSuiAddress with a fast path for the already normalized form the SDK hands over. */
+export const normalizeAddress = (address: string): string => (NORMALIZED_ADDRESS.test(address) ? address : normalizeSuiAddress(address));
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Checks the fields every transport must deliver and normalizes addresses and types. */
@@ -30,8 +48,8 @@ export function toChainEvent(raw: RawEvent, transport: Transport): ChainEvent {
     eventSeq: raw.eventSeq!,
     checkpoint: raw.checkpoint == null ? null : BigInt(raw.checkpoint),
     timestampMs: raw.timestampMs!,
-    sender: normalizeSuiAddress(raw.sender!),
-    type: normalizeStructTag(raw.type!),
+    sender: normalizeAddress(raw.sender!),
+    type: normalizeType(raw.type!),
     json: raw.json as Record<string, unknown>,
   };
 }

@@ -427,7 +427,10 @@ export const ModelName = {
   PriceSnapshot: 'PriceSnapshot',
   ChatMessage: 'ChatMessage',
   ChatReaction: 'ChatReaction',
-  WelcomeWheelSpin: 'WelcomeWheelSpin'
+  WelcomeWheelSpin: 'WelcomeWheelSpin',
+  ChainWrite: 'ChainWrite',
+  GiveawayCreatedEvent: 'GiveawayCreatedEvent',
+  NameserviceSubname: 'NameserviceSubname'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -443,7 +446,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "campaign" | "questClaim" | "questProgress" | "zkLoginAccount" | "profile" | "socialLink" | "emailVerificationToken" | "loginChallenge" | "refreshToken" | "getStashedGift" | "giftDeliveryLimit" | "giftDeliverySchedule" | "betResultEvent" | "playerVipExpProgressEvent" | "dailyStreakClaimedEvent" | "dailyStreakResetEvent" | "referralRewardEvent" | "houseLiquidityEvent" | "secondaryHouseLiquidityEvent" | "cursor" | "referralLeaderboard" | "betLeaderboard" | "weeklyBetLeaderboard" | "xpLeaderboard" | "leaderboardRankBucket" | "opsJobHeartbeat" | "opsJobRun" | "priceSnapshot" | "chatMessage" | "chatReaction" | "welcomeWheelSpin"
+    modelProps: "campaign" | "questClaim" | "questProgress" | "zkLoginAccount" | "profile" | "socialLink" | "emailVerificationToken" | "loginChallenge" | "refreshToken" | "getStashedGift" | "giftDeliveryLimit" | "giftDeliverySchedule" | "betResultEvent" | "playerVipExpProgressEvent" | "dailyStreakClaimedEvent" | "dailyStreakResetEvent" | "referralRewardEvent" | "houseLiquidityEvent" | "secondaryHouseLiquidityEvent" | "cursor" | "referralLeaderboard" | "betLeaderboard" | "weeklyBetLeaderboard" | "xpLeaderboard" | "leaderboardRankBucket" | "opsJobHeartbeat" | "opsJobRun" | "priceSnapshot" | "chatMessage" | "chatReaction" | "welcomeWheelSpin" | "chainWrite" | "giveawayCreatedEvent" | "nameserviceSubname"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2741,6 +2744,228 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    ChainWrite: {
+      payload: Prisma.$ChainWritePayload<ExtArgs>
+      fields: Prisma.ChainWriteFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ChainWriteFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChainWritePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ChainWriteFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChainWritePayload>
+        }
+        findFirst: {
+          args: Prisma.ChainWriteFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChainWritePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ChainWriteFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChainWritePayload>
+        }
+        findMany: {
+          args: Prisma.ChainWriteFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChainWritePayload>[]
+        }
+        create: {
+          args: Prisma.ChainWriteCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChainWritePayload>
+        }
+        createMany: {
+          args: Prisma.ChainWriteCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ChainWriteCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChainWritePayload>[]
+        }
+        delete: {
+          args: Prisma.ChainWriteDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChainWritePayload>
+        }
+        update: {
+          args: Prisma.ChainWriteUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChainWritePayload>
+        }
+        deleteMany: {
+          args: Prisma.ChainWriteDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ChainWriteUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ChainWriteUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChainWritePayload>[]
+        }
+        upsert: {
+          args: Prisma.ChainWriteUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChainWritePayload>
+        }
+        aggregate: {
+          args: Prisma.ChainWriteAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateChainWrite>
+        }
+        groupBy: {
+          args: Prisma.ChainWriteGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ChainWriteGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ChainWriteCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ChainWriteCountAggregateOutputType> | number
+        }
+      }
+    }
+    GiveawayCreatedEvent: {
+      payload: Prisma.$GiveawayCreatedEventPayload<ExtArgs>
+      fields: Prisma.GiveawayCreatedEventFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.GiveawayCreatedEventFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiveawayCreatedEventPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.GiveawayCreatedEventFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiveawayCreatedEventPayload>
+        }
+        findFirst: {
+          args: Prisma.GiveawayCreatedEventFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiveawayCreatedEventPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.GiveawayCreatedEventFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiveawayCreatedEventPayload>
+        }
+        findMany: {
+          args: Prisma.GiveawayCreatedEventFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiveawayCreatedEventPayload>[]
+        }
+        create: {
+          args: Prisma.GiveawayCreatedEventCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiveawayCreatedEventPayload>
+        }
+        createMany: {
+          args: Prisma.GiveawayCreatedEventCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.GiveawayCreatedEventCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiveawayCreatedEventPayload>[]
+        }
+        delete: {
+          args: Prisma.GiveawayCreatedEventDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiveawayCreatedEventPayload>
+        }
+        update: {
+          args: Prisma.GiveawayCreatedEventUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiveawayCreatedEventPayload>
+        }
+        deleteMany: {
+          args: Prisma.GiveawayCreatedEventDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.GiveawayCreatedEventUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.GiveawayCreatedEventUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiveawayCreatedEventPayload>[]
+        }
+        upsert: {
+          args: Prisma.GiveawayCreatedEventUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiveawayCreatedEventPayload>
+        }
+        aggregate: {
+          args: Prisma.GiveawayCreatedEventAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateGiveawayCreatedEvent>
+        }
+        groupBy: {
+          args: Prisma.GiveawayCreatedEventGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.GiveawayCreatedEventGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.GiveawayCreatedEventCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.GiveawayCreatedEventCountAggregateOutputType> | number
+        }
+      }
+    }
+    NameserviceSubname: {
+      payload: Prisma.$NameserviceSubnamePayload<ExtArgs>
+      fields: Prisma.NameserviceSubnameFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.NameserviceSubnameFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NameserviceSubnamePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.NameserviceSubnameFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NameserviceSubnamePayload>
+        }
+        findFirst: {
+          args: Prisma.NameserviceSubnameFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NameserviceSubnamePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.NameserviceSubnameFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NameserviceSubnamePayload>
+        }
+        findMany: {
+          args: Prisma.NameserviceSubnameFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NameserviceSubnamePayload>[]
+        }
+        create: {
+          args: Prisma.NameserviceSubnameCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NameserviceSubnamePayload>
+        }
+        createMany: {
+          args: Prisma.NameserviceSubnameCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.NameserviceSubnameCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NameserviceSubnamePayload>[]
+        }
+        delete: {
+          args: Prisma.NameserviceSubnameDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NameserviceSubnamePayload>
+        }
+        update: {
+          args: Prisma.NameserviceSubnameUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NameserviceSubnamePayload>
+        }
+        deleteMany: {
+          args: Prisma.NameserviceSubnameDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.NameserviceSubnameUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.NameserviceSubnameUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NameserviceSubnamePayload>[]
+        }
+        upsert: {
+          args: Prisma.NameserviceSubnameUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NameserviceSubnamePayload>
+        }
+        aggregate: {
+          args: Prisma.NameserviceSubnameAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateNameserviceSubname>
+        }
+        groupBy: {
+          args: Prisma.NameserviceSubnameGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.NameserviceSubnameGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.NameserviceSubnameCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.NameserviceSubnameCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -3150,6 +3375,13 @@ export const OpsJobHeartbeatScalarFieldEnum = {
   lastDurationMs: 'lastDurationMs',
   lastError: 'lastError',
   consecutiveFailures: 'consecutiveFailures',
+  schedule: 'schedule',
+  nextRunAt: 'nextRunAt',
+  lastTickAt: 'lastTickAt',
+  lastOutcome: 'lastOutcome',
+  lastSuccessAt: 'lastSuccessAt',
+  lastSkippedAt: 'lastSkippedAt',
+  lastSkipReason: 'lastSkipReason',
   updatedAt: 'updatedAt'
 } as const
 
@@ -3164,7 +3396,8 @@ export const OpsJobRunScalarFieldEnum = {
   finishedAt: 'finishedAt',
   durationMs: 'durationMs',
   detail: 'detail',
-  sampled: 'sampled'
+  sampled: 'sampled',
+  sampleWindow: 'sampleWindow'
 } as const
 
 export type OpsJobRunScalarFieldEnum = (typeof OpsJobRunScalarFieldEnum)[keyof typeof OpsJobRunScalarFieldEnum]
@@ -3215,6 +3448,55 @@ export const WelcomeWheelSpinScalarFieldEnum = {
 export type WelcomeWheelSpinScalarFieldEnum = (typeof WelcomeWheelSpinScalarFieldEnum)[keyof typeof WelcomeWheelSpinScalarFieldEnum]
 
 
+export const ChainWriteScalarFieldEnum = {
+  id: 'id',
+  kind: 'kind',
+  idempotencyKey: 'idempotencyKey',
+  status: 'status',
+  payload: 'payload',
+  digest: 'digest',
+  txBytes: 'txBytes',
+  signature: 'signature',
+  gasUsed: 'gasUsed',
+  gasDetail: 'gasDetail',
+  effectsStatus: 'effectsStatus',
+  error: 'error',
+  attempts: 'attempts',
+  resolvedByDigest: 'resolvedByDigest',
+  createdAt: 'createdAt',
+  submittedAt: 'submittedAt',
+  finishedAt: 'finishedAt'
+} as const
+
+export type ChainWriteScalarFieldEnum = (typeof ChainWriteScalarFieldEnum)[keyof typeof ChainWriteScalarFieldEnum]
+
+
+export const GiveawayCreatedEventScalarFieldEnum = {
+  id: 'id',
+  txDigest: 'txDigest',
+  eventSeq: 'eventSeq',
+  checkpoint: 'checkpoint',
+  timestampMs: 'timestampMs',
+  sender: 'sender',
+  giveawayId: 'giveawayId',
+  endsAt: 'endsAt'
+} as const
+
+export type GiveawayCreatedEventScalarFieldEnum = (typeof GiveawayCreatedEventScalarFieldEnum)[keyof typeof GiveawayCreatedEventScalarFieldEnum]
+
+
+export const NameserviceSubnameScalarFieldEnum = {
+  walletAddress: 'walletAddress',
+  parentDomain: 'parentDomain',
+  label: 'label',
+  expiresAt: 'expiresAt',
+  chainWriteKey: 'chainWriteKey',
+  claimedAt: 'claimedAt'
+} as const
+
+export type NameserviceSubnameScalarFieldEnum = (typeof NameserviceSubnameScalarFieldEnum)[keyof typeof NameserviceSubnameScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -3229,6 +3511,13 @@ export const NullableJsonNullValueInput = {
 } as const
 
 export type NullableJsonNullValueInput = (typeof NullableJsonNullValueInput)[keyof typeof NullableJsonNullValueInput]
+
+
+export const JsonNullValueInput = {
+  JsonNull: JsonNull
+} as const
+
+export type JsonNullValueInput = (typeof JsonNullValueInput)[keyof typeof JsonNullValueInput]
 
 
 export const QueryMode = {
@@ -3562,6 +3851,9 @@ export type GlobalOmitConfig = {
   chatMessage?: Prisma.ChatMessageOmit
   chatReaction?: Prisma.ChatReactionOmit
   welcomeWheelSpin?: Prisma.WelcomeWheelSpinOmit
+  chainWrite?: Prisma.ChainWriteOmit
+  giveawayCreatedEvent?: Prisma.GiveawayCreatedEventOmit
+  nameserviceSubname?: Prisma.NameserviceSubnameOmit
 }
 
 /* Types for Logging */

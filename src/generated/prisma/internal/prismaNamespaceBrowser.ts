@@ -81,7 +81,10 @@ export const ModelName = {
   PriceSnapshot: 'PriceSnapshot',
   ChatMessage: 'ChatMessage',
   ChatReaction: 'ChatReaction',
-  WelcomeWheelSpin: 'WelcomeWheelSpin'
+  WelcomeWheelSpin: 'WelcomeWheelSpin',
+  ChainWrite: 'ChainWrite',
+  GiveawayCreatedEvent: 'GiveawayCreatedEvent',
+  NameserviceSubname: 'NameserviceSubname'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -470,6 +473,13 @@ export const OpsJobHeartbeatScalarFieldEnum = {
   lastDurationMs: 'lastDurationMs',
   lastError: 'lastError',
   consecutiveFailures: 'consecutiveFailures',
+  schedule: 'schedule',
+  nextRunAt: 'nextRunAt',
+  lastTickAt: 'lastTickAt',
+  lastOutcome: 'lastOutcome',
+  lastSuccessAt: 'lastSuccessAt',
+  lastSkippedAt: 'lastSkippedAt',
+  lastSkipReason: 'lastSkipReason',
   updatedAt: 'updatedAt'
 } as const
 
@@ -484,7 +494,8 @@ export const OpsJobRunScalarFieldEnum = {
   finishedAt: 'finishedAt',
   durationMs: 'durationMs',
   detail: 'detail',
-  sampled: 'sampled'
+  sampled: 'sampled',
+  sampleWindow: 'sampleWindow'
 } as const
 
 export type OpsJobRunScalarFieldEnum = (typeof OpsJobRunScalarFieldEnum)[keyof typeof OpsJobRunScalarFieldEnum]
@@ -535,6 +546,55 @@ export const WelcomeWheelSpinScalarFieldEnum = {
 export type WelcomeWheelSpinScalarFieldEnum = (typeof WelcomeWheelSpinScalarFieldEnum)[keyof typeof WelcomeWheelSpinScalarFieldEnum]
 
 
+export const ChainWriteScalarFieldEnum = {
+  id: 'id',
+  kind: 'kind',
+  idempotencyKey: 'idempotencyKey',
+  status: 'status',
+  payload: 'payload',
+  digest: 'digest',
+  txBytes: 'txBytes',
+  signature: 'signature',
+  gasUsed: 'gasUsed',
+  gasDetail: 'gasDetail',
+  effectsStatus: 'effectsStatus',
+  error: 'error',
+  attempts: 'attempts',
+  resolvedByDigest: 'resolvedByDigest',
+  createdAt: 'createdAt',
+  submittedAt: 'submittedAt',
+  finishedAt: 'finishedAt'
+} as const
+
+export type ChainWriteScalarFieldEnum = (typeof ChainWriteScalarFieldEnum)[keyof typeof ChainWriteScalarFieldEnum]
+
+
+export const GiveawayCreatedEventScalarFieldEnum = {
+  id: 'id',
+  txDigest: 'txDigest',
+  eventSeq: 'eventSeq',
+  checkpoint: 'checkpoint',
+  timestampMs: 'timestampMs',
+  sender: 'sender',
+  giveawayId: 'giveawayId',
+  endsAt: 'endsAt'
+} as const
+
+export type GiveawayCreatedEventScalarFieldEnum = (typeof GiveawayCreatedEventScalarFieldEnum)[keyof typeof GiveawayCreatedEventScalarFieldEnum]
+
+
+export const NameserviceSubnameScalarFieldEnum = {
+  walletAddress: 'walletAddress',
+  parentDomain: 'parentDomain',
+  label: 'label',
+  expiresAt: 'expiresAt',
+  chainWriteKey: 'chainWriteKey',
+  claimedAt: 'claimedAt'
+} as const
+
+export type NameserviceSubnameScalarFieldEnum = (typeof NameserviceSubnameScalarFieldEnum)[keyof typeof NameserviceSubnameScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -549,6 +609,13 @@ export const NullableJsonNullValueInput = {
 } as const
 
 export type NullableJsonNullValueInput = (typeof NullableJsonNullValueInput)[keyof typeof NullableJsonNullValueInput]
+
+
+export const JsonNullValueInput = {
+  JsonNull: JsonNull
+} as const
+
+export type JsonNullValueInput = (typeof JsonNullValueInput)[keyof typeof JsonNullValueInput]
 
 
 export const QueryMode = {

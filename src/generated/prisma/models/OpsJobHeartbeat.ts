@@ -44,6 +44,13 @@ export type OpsJobHeartbeatMinAggregateOutputType = {
   lastDurationMs: number | null
   lastError: string | null
   consecutiveFailures: number | null
+  schedule: string | null
+  nextRunAt: Date | null
+  lastTickAt: Date | null
+  lastOutcome: string | null
+  lastSuccessAt: Date | null
+  lastSkippedAt: Date | null
+  lastSkipReason: string | null
   updatedAt: Date | null
 }
 
@@ -55,6 +62,13 @@ export type OpsJobHeartbeatMaxAggregateOutputType = {
   lastDurationMs: number | null
   lastError: string | null
   consecutiveFailures: number | null
+  schedule: string | null
+  nextRunAt: Date | null
+  lastTickAt: Date | null
+  lastOutcome: string | null
+  lastSuccessAt: Date | null
+  lastSkippedAt: Date | null
+  lastSkipReason: string | null
   updatedAt: Date | null
 }
 
@@ -66,6 +80,13 @@ export type OpsJobHeartbeatCountAggregateOutputType = {
   lastDurationMs: number
   lastError: number
   consecutiveFailures: number
+  schedule: number
+  nextRunAt: number
+  lastTickAt: number
+  lastOutcome: number
+  lastSuccessAt: number
+  lastSkippedAt: number
+  lastSkipReason: number
   updatedAt: number
   _all: number
 }
@@ -89,6 +110,13 @@ export type OpsJobHeartbeatMinAggregateInputType = {
   lastDurationMs?: true
   lastError?: true
   consecutiveFailures?: true
+  schedule?: true
+  nextRunAt?: true
+  lastTickAt?: true
+  lastOutcome?: true
+  lastSuccessAt?: true
+  lastSkippedAt?: true
+  lastSkipReason?: true
   updatedAt?: true
 }
 
@@ -100,6 +128,13 @@ export type OpsJobHeartbeatMaxAggregateInputType = {
   lastDurationMs?: true
   lastError?: true
   consecutiveFailures?: true
+  schedule?: true
+  nextRunAt?: true
+  lastTickAt?: true
+  lastOutcome?: true
+  lastSuccessAt?: true
+  lastSkippedAt?: true
+  lastSkipReason?: true
   updatedAt?: true
 }
 
@@ -111,6 +146,13 @@ export type OpsJobHeartbeatCountAggregateInputType = {
   lastDurationMs?: true
   lastError?: true
   consecutiveFailures?: true
+  schedule?: true
+  nextRunAt?: true
+  lastTickAt?: true
+  lastOutcome?: true
+  lastSuccessAt?: true
+  lastSkippedAt?: true
+  lastSkipReason?: true
   updatedAt?: true
   _all?: true
 }
@@ -209,6 +251,13 @@ export type OpsJobHeartbeatGroupByOutputType = {
   lastDurationMs: number | null
   lastError: string | null
   consecutiveFailures: number
+  schedule: string | null
+  nextRunAt: Date | null
+  lastTickAt: Date | null
+  lastOutcome: string | null
+  lastSuccessAt: Date | null
+  lastSkippedAt: Date | null
+  lastSkipReason: string | null
   updatedAt: Date
   _count: OpsJobHeartbeatCountAggregateOutputType | null
   _avg: OpsJobHeartbeatAvgAggregateOutputType | null
@@ -243,6 +292,13 @@ export type OpsJobHeartbeatWhereInput = {
   lastDurationMs?: Prisma.IntNullableFilter<"OpsJobHeartbeat"> | number | null
   lastError?: Prisma.StringNullableFilter<"OpsJobHeartbeat"> | string | null
   consecutiveFailures?: Prisma.IntFilter<"OpsJobHeartbeat"> | number
+  schedule?: Prisma.StringNullableFilter<"OpsJobHeartbeat"> | string | null
+  nextRunAt?: Prisma.DateTimeNullableFilter<"OpsJobHeartbeat"> | Date | string | null
+  lastTickAt?: Prisma.DateTimeNullableFilter<"OpsJobHeartbeat"> | Date | string | null
+  lastOutcome?: Prisma.StringNullableFilter<"OpsJobHeartbeat"> | string | null
+  lastSuccessAt?: Prisma.DateTimeNullableFilter<"OpsJobHeartbeat"> | Date | string | null
+  lastSkippedAt?: Prisma.DateTimeNullableFilter<"OpsJobHeartbeat"> | Date | string | null
+  lastSkipReason?: Prisma.StringNullableFilter<"OpsJobHeartbeat"> | string | null
   updatedAt?: Prisma.DateTimeFilter<"OpsJobHeartbeat"> | Date | string
 }
 
@@ -254,6 +310,13 @@ export type OpsJobHeartbeatOrderByWithRelationInput = {
   lastDurationMs?: Prisma.SortOrderInput | Prisma.SortOrder
   lastError?: Prisma.SortOrderInput | Prisma.SortOrder
   consecutiveFailures?: Prisma.SortOrder
+  schedule?: Prisma.SortOrderInput | Prisma.SortOrder
+  nextRunAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastTickAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastOutcome?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastSuccessAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastSkippedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastSkipReason?: Prisma.SortOrderInput | Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
 
@@ -268,6 +331,13 @@ export type OpsJobHeartbeatWhereUniqueInput = Prisma.AtLeast<{
   lastDurationMs?: Prisma.IntNullableFilter<"OpsJobHeartbeat"> | number | null
   lastError?: Prisma.StringNullableFilter<"OpsJobHeartbeat"> | string | null
   consecutiveFailures?: Prisma.IntFilter<"OpsJobHeartbeat"> | number
+  schedule?: Prisma.StringNullableFilter<"OpsJobHeartbeat"> | string | null
+  nextRunAt?: Prisma.DateTimeNullableFilter<"OpsJobHeartbeat"> | Date | string | null
+  lastTickAt?: Prisma.DateTimeNullableFilter<"OpsJobHeartbeat"> | Date | string | null
+  lastOutcome?: Prisma.StringNullableFilter<"OpsJobHeartbeat"> | string | null
+  lastSuccessAt?: Prisma.DateTimeNullableFilter<"OpsJobHeartbeat"> | Date | string | null
+  lastSkippedAt?: Prisma.DateTimeNullableFilter<"OpsJobHeartbeat"> | Date | string | null
+  lastSkipReason?: Prisma.StringNullableFilter<"OpsJobHeartbeat"> | string | null
   updatedAt?: Prisma.DateTimeFilter<"OpsJobHeartbeat"> | Date | string
 }, "jobKey">
 
@@ -279,6 +349,13 @@ export type OpsJobHeartbeatOrderByWithAggregationInput = {
   lastDurationMs?: Prisma.SortOrderInput | Prisma.SortOrder
   lastError?: Prisma.SortOrderInput | Prisma.SortOrder
   consecutiveFailures?: Prisma.SortOrder
+  schedule?: Prisma.SortOrderInput | Prisma.SortOrder
+  nextRunAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastTickAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastOutcome?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastSuccessAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastSkippedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastSkipReason?: Prisma.SortOrderInput | Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   _count?: Prisma.OpsJobHeartbeatCountOrderByAggregateInput
   _avg?: Prisma.OpsJobHeartbeatAvgOrderByAggregateInput
@@ -298,6 +375,13 @@ export type OpsJobHeartbeatScalarWhereWithAggregatesInput = {
   lastDurationMs?: Prisma.IntNullableWithAggregatesFilter<"OpsJobHeartbeat"> | number | null
   lastError?: Prisma.StringNullableWithAggregatesFilter<"OpsJobHeartbeat"> | string | null
   consecutiveFailures?: Prisma.IntWithAggregatesFilter<"OpsJobHeartbeat"> | number
+  schedule?: Prisma.StringNullableWithAggregatesFilter<"OpsJobHeartbeat"> | string | null
+  nextRunAt?: Prisma.DateTimeNullableWithAggregatesFilter<"OpsJobHeartbeat"> | Date | string | null
+  lastTickAt?: Prisma.DateTimeNullableWithAggregatesFilter<"OpsJobHeartbeat"> | Date | string | null
+  lastOutcome?: Prisma.StringNullableWithAggregatesFilter<"OpsJobHeartbeat"> | string | null
+  lastSuccessAt?: Prisma.DateTimeNullableWithAggregatesFilter<"OpsJobHeartbeat"> | Date | string | null
+  lastSkippedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"OpsJobHeartbeat"> | Date | string | null
+  lastSkipReason?: Prisma.StringNullableWithAggregatesFilter<"OpsJobHeartbeat"> | string | null
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"OpsJobHeartbeat"> | Date | string
 }
 
@@ -309,6 +393,13 @@ export type OpsJobHeartbeatCreateInput = {
   lastDurationMs?: number | null
   lastError?: string | null
   consecutiveFailures?: number
+  schedule?: string | null
+  nextRunAt?: Date | string | null
+  lastTickAt?: Date | string | null
+  lastOutcome?: string | null
+  lastSuccessAt?: Date | string | null
+  lastSkippedAt?: Date | string | null
+  lastSkipReason?: string | null
   updatedAt?: Date | string
 }
 
@@ -320,6 +411,13 @@ export type OpsJobHeartbeatUncheckedCreateInput = {
   lastDurationMs?: number | null
   lastError?: string | null
   consecutiveFailures?: number
+  schedule?: string | null
+  nextRunAt?: Date | string | null
+  lastTickAt?: Date | string | null
+  lastOutcome?: string | null
+  lastSuccessAt?: Date | string | null
+  lastSkippedAt?: Date | string | null
+  lastSkipReason?: string | null
   updatedAt?: Date | string
 }
 
@@ -331,6 +429,13 @@ export type OpsJobHeartbeatUpdateInput = {
   lastDurationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   lastError?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
+  schedule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  nextRunAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastTickAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOutcome?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastSuccessAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastSkippedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastSkipReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -342,6 +447,13 @@ export type OpsJobHeartbeatUncheckedUpdateInput = {
   lastDurationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   lastError?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
+  schedule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  nextRunAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastTickAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOutcome?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastSuccessAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastSkippedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastSkipReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -353,6 +465,13 @@ export type OpsJobHeartbeatCreateManyInput = {
   lastDurationMs?: number | null
   lastError?: string | null
   consecutiveFailures?: number
+  schedule?: string | null
+  nextRunAt?: Date | string | null
+  lastTickAt?: Date | string | null
+  lastOutcome?: string | null
+  lastSuccessAt?: Date | string | null
+  lastSkippedAt?: Date | string | null
+  lastSkipReason?: string | null
   updatedAt?: Date | string
 }
 
@@ -364,6 +483,13 @@ export type OpsJobHeartbeatUpdateManyMutationInput = {
   lastDurationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   lastError?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
+  schedule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  nextRunAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastTickAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOutcome?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastSuccessAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastSkippedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastSkipReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -375,6 +501,13 @@ export type OpsJobHeartbeatUncheckedUpdateManyInput = {
   lastDurationMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   lastError?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
+  schedule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  nextRunAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastTickAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOutcome?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastSuccessAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastSkippedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastSkipReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -386,6 +519,13 @@ export type OpsJobHeartbeatCountOrderByAggregateInput = {
   lastDurationMs?: Prisma.SortOrder
   lastError?: Prisma.SortOrder
   consecutiveFailures?: Prisma.SortOrder
+  schedule?: Prisma.SortOrder
+  nextRunAt?: Prisma.SortOrder
+  lastTickAt?: Prisma.SortOrder
+  lastOutcome?: Prisma.SortOrder
+  lastSuccessAt?: Prisma.SortOrder
+  lastSkippedAt?: Prisma.SortOrder
+  lastSkipReason?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
 
@@ -402,6 +542,13 @@ export type OpsJobHeartbeatMaxOrderByAggregateInput = {
   lastDurationMs?: Prisma.SortOrder
   lastError?: Prisma.SortOrder
   consecutiveFailures?: Prisma.SortOrder
+  schedule?: Prisma.SortOrder
+  nextRunAt?: Prisma.SortOrder
+  lastTickAt?: Prisma.SortOrder
+  lastOutcome?: Prisma.SortOrder
+  lastSuccessAt?: Prisma.SortOrder
+  lastSkippedAt?: Prisma.SortOrder
+  lastSkipReason?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
 
@@ -413,6 +560,13 @@ export type OpsJobHeartbeatMinOrderByAggregateInput = {
   lastDurationMs?: Prisma.SortOrder
   lastError?: Prisma.SortOrder
   consecutiveFailures?: Prisma.SortOrder
+  schedule?: Prisma.SortOrder
+  nextRunAt?: Prisma.SortOrder
+  lastTickAt?: Prisma.SortOrder
+  lastOutcome?: Prisma.SortOrder
+  lastSuccessAt?: Prisma.SortOrder
+  lastSkippedAt?: Prisma.SortOrder
+  lastSkipReason?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
 
@@ -431,6 +585,13 @@ export type OpsJobHeartbeatSelect<ExtArgs extends runtime.Types.Extensions.Inter
   lastDurationMs?: boolean
   lastError?: boolean
   consecutiveFailures?: boolean
+  schedule?: boolean
+  nextRunAt?: boolean
+  lastTickAt?: boolean
+  lastOutcome?: boolean
+  lastSuccessAt?: boolean
+  lastSkippedAt?: boolean
+  lastSkipReason?: boolean
   updatedAt?: boolean
 }, ExtArgs["result"]["opsJobHeartbeat"]>
 
@@ -442,6 +603,13 @@ export type OpsJobHeartbeatSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   lastDurationMs?: boolean
   lastError?: boolean
   consecutiveFailures?: boolean
+  schedule?: boolean
+  nextRunAt?: boolean
+  lastTickAt?: boolean
+  lastOutcome?: boolean
+  lastSuccessAt?: boolean
+  lastSkippedAt?: boolean
+  lastSkipReason?: boolean
   updatedAt?: boolean
 }, ExtArgs["result"]["opsJobHeartbeat"]>
 
@@ -453,6 +621,13 @@ export type OpsJobHeartbeatSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   lastDurationMs?: boolean
   lastError?: boolean
   consecutiveFailures?: boolean
+  schedule?: boolean
+  nextRunAt?: boolean
+  lastTickAt?: boolean
+  lastOutcome?: boolean
+  lastSuccessAt?: boolean
+  lastSkippedAt?: boolean
+  lastSkipReason?: boolean
   updatedAt?: boolean
 }, ExtArgs["result"]["opsJobHeartbeat"]>
 
@@ -464,10 +639,17 @@ export type OpsJobHeartbeatSelectScalar = {
   lastDurationMs?: boolean
   lastError?: boolean
   consecutiveFailures?: boolean
+  schedule?: boolean
+  nextRunAt?: boolean
+  lastTickAt?: boolean
+  lastOutcome?: boolean
+  lastSuccessAt?: boolean
+  lastSkippedAt?: boolean
+  lastSkipReason?: boolean
   updatedAt?: boolean
 }
 
-export type OpsJobHeartbeatOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"jobKey" | "status" | "lastStartedAt" | "lastFinishedAt" | "lastDurationMs" | "lastError" | "consecutiveFailures" | "updatedAt", ExtArgs["result"]["opsJobHeartbeat"]>
+export type OpsJobHeartbeatOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"jobKey" | "status" | "lastStartedAt" | "lastFinishedAt" | "lastDurationMs" | "lastError" | "consecutiveFailures" | "schedule" | "nextRunAt" | "lastTickAt" | "lastOutcome" | "lastSuccessAt" | "lastSkippedAt" | "lastSkipReason" | "updatedAt", ExtArgs["result"]["opsJobHeartbeat"]>
 
 export type $OpsJobHeartbeatPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "OpsJobHeartbeat"
@@ -480,6 +662,22 @@ export type $OpsJobHeartbeatPayload<ExtArgs extends runtime.Types.Extensions.Int
     lastDurationMs: number | null
     lastError: string | null
     consecutiveFailures: number
+    /**
+     * node-cron expression (UTC) the jobs role schedules this job on, and its next tick.
+     */
+    schedule: string | null
+    nextRunAt: Date | null
+    /**
+     * The newest tick some replica claimed (one replica per tick; see src/services/job-runs.ts).
+     */
+    lastTickAt: Date | null
+    /**
+     * Outcome of the newest finished tick: ok | failed | skipped (status stays `running` while a run is in flight).
+     */
+    lastOutcome: string | null
+    lastSuccessAt: Date | null
+    lastSkippedAt: Date | null
+    lastSkipReason: string | null
     updatedAt: Date
   }, ExtArgs["result"]["opsJobHeartbeat"]>
   composites: {}
@@ -911,6 +1109,13 @@ export interface OpsJobHeartbeatFieldRefs {
   readonly lastDurationMs: Prisma.FieldRef<"OpsJobHeartbeat", 'Int'>
   readonly lastError: Prisma.FieldRef<"OpsJobHeartbeat", 'String'>
   readonly consecutiveFailures: Prisma.FieldRef<"OpsJobHeartbeat", 'Int'>
+  readonly schedule: Prisma.FieldRef<"OpsJobHeartbeat", 'String'>
+  readonly nextRunAt: Prisma.FieldRef<"OpsJobHeartbeat", 'DateTime'>
+  readonly lastTickAt: Prisma.FieldRef<"OpsJobHeartbeat", 'DateTime'>
+  readonly lastOutcome: Prisma.FieldRef<"OpsJobHeartbeat", 'String'>
+  readonly lastSuccessAt: Prisma.FieldRef<"OpsJobHeartbeat", 'DateTime'>
+  readonly lastSkippedAt: Prisma.FieldRef<"OpsJobHeartbeat", 'DateTime'>
+  readonly lastSkipReason: Prisma.FieldRef<"OpsJobHeartbeat", 'String'>
   readonly updatedAt: Prisma.FieldRef<"OpsJobHeartbeat", 'DateTime'>
 }
     

@@ -44,6 +44,7 @@ export type OpsJobRunMinAggregateOutputType = {
   finishedAt: Date | null
   durationMs: number | null
   sampled: boolean | null
+  sampleWindow: Date | null
 }
 
 export type OpsJobRunMaxAggregateOutputType = {
@@ -54,6 +55,7 @@ export type OpsJobRunMaxAggregateOutputType = {
   finishedAt: Date | null
   durationMs: number | null
   sampled: boolean | null
+  sampleWindow: Date | null
 }
 
 export type OpsJobRunCountAggregateOutputType = {
@@ -65,6 +67,7 @@ export type OpsJobRunCountAggregateOutputType = {
   durationMs: number
   detail: number
   sampled: number
+  sampleWindow: number
   _all: number
 }
 
@@ -87,6 +90,7 @@ export type OpsJobRunMinAggregateInputType = {
   finishedAt?: true
   durationMs?: true
   sampled?: true
+  sampleWindow?: true
 }
 
 export type OpsJobRunMaxAggregateInputType = {
@@ -97,6 +101,7 @@ export type OpsJobRunMaxAggregateInputType = {
   finishedAt?: true
   durationMs?: true
   sampled?: true
+  sampleWindow?: true
 }
 
 export type OpsJobRunCountAggregateInputType = {
@@ -108,6 +113,7 @@ export type OpsJobRunCountAggregateInputType = {
   durationMs?: true
   detail?: true
   sampled?: true
+  sampleWindow?: true
   _all?: true
 }
 
@@ -206,6 +212,7 @@ export type OpsJobRunGroupByOutputType = {
   durationMs: number
   detail: runtime.JsonValue | null
   sampled: boolean
+  sampleWindow: Date | null
   _count: OpsJobRunCountAggregateOutputType | null
   _avg: OpsJobRunAvgAggregateOutputType | null
   _sum: OpsJobRunSumAggregateOutputType | null
@@ -240,6 +247,7 @@ export type OpsJobRunWhereInput = {
   durationMs?: Prisma.IntFilter<"OpsJobRun"> | number
   detail?: Prisma.JsonNullableFilter<"OpsJobRun">
   sampled?: Prisma.BoolFilter<"OpsJobRun"> | boolean
+  sampleWindow?: Prisma.DateTimeNullableFilter<"OpsJobRun"> | Date | string | null
 }
 
 export type OpsJobRunOrderByWithRelationInput = {
@@ -251,10 +259,12 @@ export type OpsJobRunOrderByWithRelationInput = {
   durationMs?: Prisma.SortOrder
   detail?: Prisma.SortOrderInput | Prisma.SortOrder
   sampled?: Prisma.SortOrder
+  sampleWindow?: Prisma.SortOrderInput | Prisma.SortOrder
 }
 
 export type OpsJobRunWhereUniqueInput = Prisma.AtLeast<{
   id?: bigint | number
+  jobKey_sampleWindow?: Prisma.OpsJobRunJobKeySampleWindowCompoundUniqueInput
   AND?: Prisma.OpsJobRunWhereInput | Prisma.OpsJobRunWhereInput[]
   OR?: Prisma.OpsJobRunWhereInput[]
   NOT?: Prisma.OpsJobRunWhereInput | Prisma.OpsJobRunWhereInput[]
@@ -265,7 +275,8 @@ export type OpsJobRunWhereUniqueInput = Prisma.AtLeast<{
   durationMs?: Prisma.IntFilter<"OpsJobRun"> | number
   detail?: Prisma.JsonNullableFilter<"OpsJobRun">
   sampled?: Prisma.BoolFilter<"OpsJobRun"> | boolean
-}, "id">
+  sampleWindow?: Prisma.DateTimeNullableFilter<"OpsJobRun"> | Date | string | null
+}, "id" | "jobKey_sampleWindow">
 
 export type OpsJobRunOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -276,6 +287,7 @@ export type OpsJobRunOrderByWithAggregationInput = {
   durationMs?: Prisma.SortOrder
   detail?: Prisma.SortOrderInput | Prisma.SortOrder
   sampled?: Prisma.SortOrder
+  sampleWindow?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.OpsJobRunCountOrderByAggregateInput
   _avg?: Prisma.OpsJobRunAvgOrderByAggregateInput
   _max?: Prisma.OpsJobRunMaxOrderByAggregateInput
@@ -295,6 +307,7 @@ export type OpsJobRunScalarWhereWithAggregatesInput = {
   durationMs?: Prisma.IntWithAggregatesFilter<"OpsJobRun"> | number
   detail?: Prisma.JsonNullableWithAggregatesFilter<"OpsJobRun">
   sampled?: Prisma.BoolWithAggregatesFilter<"OpsJobRun"> | boolean
+  sampleWindow?: Prisma.DateTimeNullableWithAggregatesFilter<"OpsJobRun"> | Date | string | null
 }
 
 export type OpsJobRunCreateInput = {
@@ -306,6 +319,7 @@ export type OpsJobRunCreateInput = {
   durationMs: number
   detail?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   sampled?: boolean
+  sampleWindow?: Date | string | null
 }
 
 export type OpsJobRunUncheckedCreateInput = {
@@ -317,6 +331,7 @@ export type OpsJobRunUncheckedCreateInput = {
   durationMs: number
   detail?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   sampled?: boolean
+  sampleWindow?: Date | string | null
 }
 
 export type OpsJobRunUpdateInput = {
@@ -328,6 +343,7 @@ export type OpsJobRunUpdateInput = {
   durationMs?: Prisma.IntFieldUpdateOperationsInput | number
   detail?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   sampled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  sampleWindow?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type OpsJobRunUncheckedUpdateInput = {
@@ -339,6 +355,7 @@ export type OpsJobRunUncheckedUpdateInput = {
   durationMs?: Prisma.IntFieldUpdateOperationsInput | number
   detail?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   sampled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  sampleWindow?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type OpsJobRunCreateManyInput = {
@@ -350,6 +367,7 @@ export type OpsJobRunCreateManyInput = {
   durationMs: number
   detail?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   sampled?: boolean
+  sampleWindow?: Date | string | null
 }
 
 export type OpsJobRunUpdateManyMutationInput = {
@@ -361,6 +379,7 @@ export type OpsJobRunUpdateManyMutationInput = {
   durationMs?: Prisma.IntFieldUpdateOperationsInput | number
   detail?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   sampled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  sampleWindow?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type OpsJobRunUncheckedUpdateManyInput = {
@@ -372,6 +391,12 @@ export type OpsJobRunUncheckedUpdateManyInput = {
   durationMs?: Prisma.IntFieldUpdateOperationsInput | number
   detail?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   sampled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  sampleWindow?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+}
+
+export type OpsJobRunJobKeySampleWindowCompoundUniqueInput = {
+  jobKey: string
+  sampleWindow: Date | string
 }
 
 export type OpsJobRunCountOrderByAggregateInput = {
@@ -383,6 +408,7 @@ export type OpsJobRunCountOrderByAggregateInput = {
   durationMs?: Prisma.SortOrder
   detail?: Prisma.SortOrder
   sampled?: Prisma.SortOrder
+  sampleWindow?: Prisma.SortOrder
 }
 
 export type OpsJobRunAvgOrderByAggregateInput = {
@@ -398,6 +424,7 @@ export type OpsJobRunMaxOrderByAggregateInput = {
   finishedAt?: Prisma.SortOrder
   durationMs?: Prisma.SortOrder
   sampled?: Prisma.SortOrder
+  sampleWindow?: Prisma.SortOrder
 }
 
 export type OpsJobRunMinOrderByAggregateInput = {
@@ -408,6 +435,7 @@ export type OpsJobRunMinOrderByAggregateInput = {
   finishedAt?: Prisma.SortOrder
   durationMs?: Prisma.SortOrder
   sampled?: Prisma.SortOrder
+  sampleWindow?: Prisma.SortOrder
 }
 
 export type OpsJobRunSumOrderByAggregateInput = {
@@ -426,6 +454,7 @@ export type OpsJobRunSelect<ExtArgs extends runtime.Types.Extensions.InternalArg
   durationMs?: boolean
   detail?: boolean
   sampled?: boolean
+  sampleWindow?: boolean
 }, ExtArgs["result"]["opsJobRun"]>
 
 export type OpsJobRunSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -437,6 +466,7 @@ export type OpsJobRunSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ext
   durationMs?: boolean
   detail?: boolean
   sampled?: boolean
+  sampleWindow?: boolean
 }, ExtArgs["result"]["opsJobRun"]>
 
 export type OpsJobRunSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -448,6 +478,7 @@ export type OpsJobRunSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ext
   durationMs?: boolean
   detail?: boolean
   sampled?: boolean
+  sampleWindow?: boolean
 }, ExtArgs["result"]["opsJobRun"]>
 
 export type OpsJobRunSelectScalar = {
@@ -459,9 +490,10 @@ export type OpsJobRunSelectScalar = {
   durationMs?: boolean
   detail?: boolean
   sampled?: boolean
+  sampleWindow?: boolean
 }
 
-export type OpsJobRunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "jobKey" | "status" | "startedAt" | "finishedAt" | "durationMs" | "detail" | "sampled", ExtArgs["result"]["opsJobRun"]>
+export type OpsJobRunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "jobKey" | "status" | "startedAt" | "finishedAt" | "durationMs" | "detail" | "sampled" | "sampleWindow", ExtArgs["result"]["opsJobRun"]>
 
 export type $OpsJobRunPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "OpsJobRun"
@@ -475,6 +507,10 @@ export type $OpsJobRunPayload<ExtArgs extends runtime.Types.Extensions.InternalA
     durationMs: number
     detail: runtime.JsonValue | null
     sampled: boolean
+    /**
+     * Start of the sampling window of a `sampled` routine success (NULL otherwise): one such row per job and window.
+     */
+    sampleWindow: Date | null
   }, ExtArgs["result"]["opsJobRun"]>
   composites: {}
 }
@@ -906,6 +942,7 @@ export interface OpsJobRunFieldRefs {
   readonly durationMs: Prisma.FieldRef<"OpsJobRun", 'Int'>
   readonly detail: Prisma.FieldRef<"OpsJobRun", 'Json'>
   readonly sampled: Prisma.FieldRef<"OpsJobRun", 'Boolean'>
+  readonly sampleWindow: Prisma.FieldRef<"OpsJobRun", 'DateTime'>
 }
     
 

@@ -1,0 +1,25 @@
+// Our API as main.ts builds it (createRuntime), on the bench database.
+// --cache-ttl=<ms>: the leaderboard service's per-process cache (0 = every read goes to the database).
+// --response-cache=off: the GraphQL response cache never stores (every request executes).
+// --admission=off: without the admission layer (bench section "admission").
+import 'reflect-metadata';
+import { KeyvAdapter } from '@apollo/utils.keyvadapter';
+import Keyv from 'keyv';
+import { createRuntime } from '../../../src/runtime';
+import { announce, benchConfig, benchLogger, flag } from './common';
+
+const neverStores = new Keyv<string>({ store: { get: () => undefined, set: () => true, delete: () => false, clear: () => undefined } });
+
+const runtime = await createRuntime(benchConfig(), {
+  roles: new Set(['api']),
+  logger: benchLogger(),
+  version: 'bench',
+  admission: flag('admission', 'on') !== 'off',
+  leaderboardCacheTtlMs: Number(flag('cache-ttl', '30000')),
+  ...(flag('response-cache', 'on') === 'off' ? { responseCache: { cache: new KeyvAdapter(neverStores), backend: 'memory' as const, close: async () => undefined } } : {}),
+  listen: { port: 0, host: '127.0.0.1' },
+  extraRoutes: (app) => {
+    app.get('/bench/raw/trivial', async () => ({ data: { __typename: 'Query' } }));
+  },
+});
+await announce({ url: runtime.url! }, () => runtime.close());

@@ -1,0 +1,74 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheControl';
+import type { KeyvAdapter } from '@apollo/utils.keyvadapter';
+import responseCachePlugin from '@apollo/server-plugin-response-cache';
+import { Kind, type GraphQLResolveInfo, type OperationDefinitionNode } from 'graphql';
+import type { GraphqlContext } from './context';
+
+export interface CacheHint {
+  maxAge: number;
+  scope?: 'PUBLIC' | 'PRIVATE';
+}
+
+/**
+ * The cache hints of the read path (seconds). Public reads are short because a browser or CDN
+ * keeps them for max-age whatever we invalidate; our own cache is emptied at once by the
+ * generation bump (services/read-cache.ts). Per-wallet reads are PRIVATE (cached per wallet) or
+ * not hinted at all: an unhinted root or object field has max-age 0, which makes the whole
+ * response uncacheable.
+ */
+export const CACHE_HINTS = {
+  /** Leaderboards, ranks and their bets: change with each indexer commit (which bumps `chain`). */
+  leaderboards: { maxAge: 10, scope: 'PUBLIC' },
+  /** Prices: polled every few minutes (each poll bumps `prices`); `ageSeconds` may lag by this much. */
+  prices: { maxAge: 30, scope: 'PUBLIC' },
+  /** One wallet's view derived from indexed events (VIP level): cached for that wallet only. */
+  walletChainView: { maxAge: 10, scope: 'PRIVATE' },
+} as const satisfies Record<string, CacheHint>;
+
+/**
+ * Root fields whose resolvers set a hint (above). An operation with any other root field cannot be
+ * cacheable (an unhinted root field has max-age 0), so its request skips the cache lookup (a
+ * round trip to the store). A hinted root field missing here is only never read from the cache.
+ */
+const HINTED_ROOT_FIELDS = new Set(['leaderboard', 'leaderboardRank', 'leaderboardNeighbours', 'prices', 'subnameEligibility']);
+
+/** Whether the operation may have a cached response: every root field hinted (fragments at the root: assume yes). */
+function mayBeCached(operation: OperationDefinitionNode | undefined): boolean {
+  if (!operation || operation.operation !== 'query') return false;
+  let hinted = false;
+  for (const selection of operation.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD) return true;
+    if (selection.name.value === '__typename') continue;
+    if (!HINTED_ROOT_FIELDS.has(selection.name.value)) return false;
+    hinted = true;
+  }
+  return hinted;
+}
+
+/**
+ * Sets a field's cache hint under Apollo's cache-control plugin (HTTP); a no-op elsewhere (the
+ * websocket transport runs without it).
+ */
+export function cacheHint(info: GraphQLResolveInfo, hint: CacheHint): void {
+  (info as GraphQLResolveInfo & { cacheControl?: { setCacheHint(hint: CacheHint): void } }).cacheControl?.setCacheHint(hint);
+}
+
+/**
+ * Apollo's cache-control plugin (computes the response's policy from the hints and sets the
+ * `Cache-Control` header) and its full-response cache, stored in the shared key-value cache so
+ * one replica's fill serves all. PRIVATE responses are keyed by the authenticated wallet
+ * (`sessionId`) and never stored for anonymous callers; the generations of the data domains are
+ * folded into every key, so a bump (indexer commit, price poll) makes older entries unreachable.
+ */
+export function responseCachePlugins(opts: { cache: KeyvAdapter<string>; generations: () => string }): ApolloServerPlugin<GraphqlContext>[] {
+  return [
+    ApolloServerPluginCacheControl({ defaultMaxAge: 0, calculateHttpHeaders: true }),
+    responseCachePlugin<GraphqlContext>({
+      cache: opts.cache,
+      sessionId: async (rc) => rc.contextValue.auth?.wallet ?? null,
+      extraCacheKeyData: async () => opts.generations(),
+      shouldReadFromCache: async (rc) => mayBeCached(rc.operation),
+    }),
+  ];
+}

@@ -1,0 +1,181 @@
+// The only place that writes to the Sui node: builds a Transaction with @mysten/sui, signs it
+// with the backend wallet (CHAIN.BACKEND_WALLET_PRIVATE_KEY, `suiprivkey…`), executes signed
+// bytes and looks transactions up by digest. The key never leaves this module.
+import type { ClientWithCoreApi, SuiClientTypes } from '@mysten/sui/client';
+import { TransactionError } from '@mysten/sui/client';
+import { decodeSuiPrivateKey, type Keypair } from '@mysten/sui/cryptography';
+import { SuiGraphQLClient } from '@mysten/sui/graphql';
+import { SuiGrpcClient } from '@mysten/sui/grpc';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { Secp256k1Keypair } from '@mysten/sui/keypairs/secp256k1';
+import { Secp256r1Keypair } from '@mysten/sui/keypairs/secp256r1';
+import { Inputs, Transaction, type TransactionDataBuilder } from '@mysten/sui/transactions';
+import { fromBase64, normalizeSuiObjectId, SUI_TYPE_ARG, toBase64 } from '@mysten/sui/utils';
+
+export { Transaction };
+
+/**
+ * An object argument resolved on the node at build time, with its mutability stated: without it
+ * the SDK would also ask the node for the Move function's signature.
+ */
+export const objectInput = (objectId: string, mutable: boolean) => ({ $kind: 'UnresolvedObject' as const, UnresolvedObject: { objectId: normalizeSuiObjectId(objectId), mutable } });
+
+/** Signed transaction data, as stored before it is sent (so the same bytes can be re-sent). */
+export interface SignedTransaction {
+  digest: string;
+  /** BCS TransactionData, base64. */
+  bytes: string;
+  signature: string;
+}
+
+export interface GasSummary {
+  computationCost: string;
+  storageCost: string;
+  storageRebate: string;
+  nonRefundableStorageFee: string;
+}
+
+export interface ExecutionOutcome {
+  digest: string;
+  success: boolean;
+  /** The execution error of a failed transaction (Move abort, out of gas, …). */
+  error: string | null;
+  gasUsed: GasSummary;
+  /** computation + storage − rebate, MIST (may be negative when the rebate wins). */
+  gasTotal: bigint;
+}
+
+/** The node answered the execute call with an error: it did not execute these bytes (now). */
+export class NodeRefusedError extends Error {
+  override name = 'NodeRefusedError';
+}
+
+/** An error response of the node (GraphQL errors, a gRPC status other than unavailable/deadline), as opposed to no answer. */
+function isNodeAnswer(err: unknown): boolean {
+  if (err instanceof AggregateError) return err.errors.every(isNodeAnswer);
+  if (!(err instanceof Error)) return false;
+  if (err.constructor.name === 'GraphQLResponseError') return true;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && !['UNAVAILABLE', 'DEADLINE_EXCEEDED', 'CANCELLED', 'UNKNOWN', 'INTERNAL'].includes(code);
+}
+
+export interface SuiWriter {
+  /** The backend wallet's address (the sender of every write). */
+  readonly address: string;
+  /** Composes a transaction, resolves gas (reference price, the wallet's SUI coins) and inputs on the node, signs it. */
+  build(compose: (tx: Transaction) => void | Promise<void>, opts?: { signal?: AbortSignal }): Promise<SignedTransaction>;
+  /** Executes signed bytes; NodeRefusedError when the node answered with an error, any other rejection means no answer (unknown outcome: look it up by digest). */
+  execute(signed: SignedTransaction, opts?: { signal?: AbortSignal }): Promise<ExecutionOutcome>;
+  /** The transaction's outcome by digest; null when the node answered that it does not know it. */
+  lookup(digest: string, opts?: { signal?: AbortSignal }): Promise<ExecutionOutcome | null>;
+}
+
+export interface SuiWriterOptions {
+  url: string;
+  transport: 'graphql' | 'grpc';
+  network: string;
+  /** `suiprivkey…` (Bech32, any Sui signature scheme). */
+  privateKey: string;
+  /** Gas budget of every write, MIST. */
+  gasBudget: bigint;
+}
+
+export function keypairFromSuiPrivateKey(privateKey: string): Keypair {
+  const { scheme, secretKey } = decodeSuiPrivateKey(privateKey);
+  switch (scheme) {
+    case 'ED25519':
+      return Ed25519Keypair.fromSecretKey(secretKey);
+    case 'Secp256k1':
+      return Secp256k1Keypair.fromSecretKey(secretKey);
+    case 'Secp256r1':
+      return Secp256r1Keypair.fromSecretKey(secretKey);
+    default:
+      throw new Error(`CHAIN.BACKEND_WALLET_PRIVATE_KEY: unsupported key scheme ${scheme}`);
+  }
+}
+
+function createClient(opts: SuiWriterOptions): ClientWithCoreApi {
+  const network = opts.network as 'mainnet';
+  return opts.transport === 'grpc' ? new SuiGrpcClient({ baseUrl: opts.url, network }) : new SuiGraphQLClient({ url: opts.url, network });
+}
+
+/**
+ * Resolves object inputs to their current references through the core API (getObjects), so a
+ * fully specified transaction needs no server-side resolution (GraphQL's simulateTransaction).
+ */
+function resolveObjectsPlugin(client: ClientWithCoreApi, signal?: AbortSignal) {
+  return async (data: TransactionDataBuilder, _options: unknown, next: () => Promise<void>) => {
+    const unresolved = data.inputs.flatMap((input, index) => (input.UnresolvedObject ? [{ index, ...input.UnresolvedObject }] : []));
+    if (unresolved.length) {
+      const { objects } = await client.core.getObjects({ objectIds: unresolved.map((u) => u.objectId), signal });
+      unresolved.forEach((u, i) => {
+        const obj = objects[i];
+        if (obj instanceof Error) throw obj;
+        const owner = obj.owner;
+        data.inputs[u.index] =
+          owner.$kind === 'Shared'
+            ? Inputs.SharedObjectRef({ objectId: obj.objectId, initialSharedVersion: owner.Shared.initialSharedVersion, mutable: u.mutable ?? true })
+            : Inputs.ObjectRef({ objectId: obj.objectId, version: obj.version, digest: obj.digest });
+      });
+    }
+    await next();
+  };
+}
+
+type CoreResult = SuiClientTypes.TransactionResult<{ effects: true }>;
+
+function toOutcome(result: CoreResult): ExecutionOutcome {
+  const tx = result.$kind === 'Transaction' ? result.Transaction : result.FailedTransaction;
+  const gas = tx.effects?.gasUsed ?? { computationCost: '0', storageCost: '0', storageRebate: '0', nonRefundableStorageFee: '0' };
+  const error = tx.status.success ? null : (tx.status.error?.message ?? 'transaction failed');
+  return {
+    digest: tx.digest,
+    success: tx.status.success,
+    error,
+    gasUsed: { computationCost: gas.computationCost, storageCost: gas.storageCost, storageRebate: gas.storageRebate, nonRefundableStorageFee: gas.nonRefundableStorageFee },
+    gasTotal: BigInt(gas.computationCost) + BigInt(gas.storageCost) - BigInt(gas.storageRebate),
+  };
+}
+
+export function createSuiWriter(opts: SuiWriterOptions): SuiWriter {
+  const keypair = keypairFromSuiPrivateKey(opts.privateKey);
+  const address = keypair.toSuiAddress();
+  const client = createClient(opts);
+
+  return {
+    address,
+    async build(compose, { signal } = {}) {
+      const tx = new Transaction();
+      tx.setSender(address);
+      tx.setGasBudget(opts.gasBudget);
+      await compose(tx);
+      // Writes run one at a time, so the node's view of the wallet's coins is the current one.
+      const [{ referenceGasPrice }, coins] = await Promise.all([client.core.getReferenceGasPrice({ signal }), client.core.listCoins({ owner: address, coinType: SUI_TYPE_ARG, signal })]);
+      if (!coins.objects.length) throw new Error(`backend wallet ${address} has no SUI coins to pay gas`);
+      tx.setGasPrice(BigInt(referenceGasPrice));
+      tx.setGasPayment(coins.objects.map((c) => ({ objectId: c.objectId, version: c.version, digest: c.digest })));
+      tx.addBuildPlugin(resolveObjectsPlugin(client, signal));
+      const bytes = await tx.build({ client });
+      const { signature } = await keypair.signTransaction(bytes);
+      return { digest: await tx.getDigest(), bytes: toBase64(bytes), signature };
+    },
+    async execute(signed, { signal } = {}) {
+      try {
+        const result = await client.core.executeTransaction({ transaction: fromBase64(signed.bytes), signatures: [signed.signature], include: { effects: true }, signal });
+        return toOutcome(result);
+      } catch (err) {
+        if (isNodeAnswer(err)) throw new NodeRefusedError((err as Error).message, { cause: err });
+        throw err;
+      }
+    },
+    async lookup(digest, { signal } = {}) {
+      try {
+        return toOutcome(await client.core.getTransaction({ digest, include: { effects: true }, signal }));
+      } catch (err) {
+        if (err instanceof TransactionError && err.reason === 'notFound') return null;
+        if (opts.transport === 'grpc' && /not.?found/i.test(String((err as Error).message))) return null;
+        throw err;
+      }
+    },
+  };
+}

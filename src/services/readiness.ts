@@ -1,0 +1,54 @@
+import type { Db } from '../db/client';
+import { readMigrations } from '../db/migrate';
+import type { SharedStore } from '../store';
+
+/** How long one readiness probe may wait on the database before it counts as unreachable. */
+const DB_CHECK_TIMEOUT_MS = 1000;
+
+type CheckResult = 'ok' | 'failed';
+
+export interface ReadinessReport {
+  ready: boolean;
+  checks: { database: CheckResult; store: CheckResult; migrations: CheckResult; shuttingDown: boolean };
+}
+
+export interface ReadinessService {
+  /** Database and shared store reachable, this build's migrations applied, not shutting down. */
+  check(): Promise<ReadinessReport>;
+  /** From now on the process reports unready (SIGTERM: the edge stops sending new requests). */
+  markShuttingDown(): void;
+}
+
+export function createReadinessService(deps: { db: Db; store: SharedStore; migrationsDir?: string }): ReadinessService {
+  let shuttingDown = false;
+  // This build's migrations: a replica whose schema is older than its code must not take traffic.
+  let expected: Promise<string[]> | null = null;
+  const expectedNames = () => (expected ??= readMigrations(deps.migrationsDir).then((files) => files.map((f) => f.name)));
+
+  async function migrationsApplied(): Promise<{ database: CheckResult; migrations: CheckResult }> {
+    try {
+      const names = await expectedNames();
+      const rows = await deps.db.query<{ n: number | string }>(
+        `SELECT count(*)::int AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL AND migration_name = ANY($1)`,
+        [names],
+        { signal: AbortSignal.timeout(DB_CHECK_TIMEOUT_MS) },
+      );
+      return { database: 'ok', migrations: Number(rows[0]?.n) === names.length ? 'ok' : 'failed' };
+    } catch {
+      return { database: 'failed', migrations: 'failed' };
+    }
+  }
+
+  return {
+    async check() {
+      const { database, migrations } = await migrationsApplied();
+      // A Redis-backed store serving from memory is an outage: counters and broadcasts are per replica then.
+      const store: CheckResult = deps.store.kind === 'redis' && deps.store.active !== 'redis' ? 'failed' : 'ok';
+      const checks = { database, store, migrations, shuttingDown };
+      return { ready: database === 'ok' && store === 'ok' && migrations === 'ok' && !shuttingDown, checks };
+    },
+    markShuttingDown() {
+      shuttingDown = true;
+    },
+  };
+}

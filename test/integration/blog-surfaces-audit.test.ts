@@ -1,0 +1,65 @@
+/**
+ * The surfaces audit (src/surfaces/audit.ts) against this project's own mainnet blog build and
+ * the API's `/sitemap_index.xml` and `/llms.txt`, behind an edge that routes those two paths of
+ * the app host to the API. The app, docs and house sites are other codebases: the fixture site
+ * stands in for them, built by the same rules. Public URLs stay those of the deployment
+ * (`APP_URL` of the blog build); the audit reaches the app host through `connectTo`.
+ */
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { closeBlogPayload } from '../../cms/lifecycle'
+import { auditSurfaces } from '../../src/surfaces/audit'
+import { formatReport } from '../../src/surfaces/audit-format'
+import { readSitemap } from '../../src/surfaces/sitemap-read'
+import { articleDelivery } from '../fixtures/blog-articles'
+import { startSurfacesSite, type FixtureSite } from '../fixtures/surfaces-site'
+import { startApi, type TestApi } from '../helpers/api'
+import { openPayload } from './blog-helpers'
+
+const SLUG = 'surfaces-audit-guide'
+let payload: Payload
+let site: FixtureSite
+let api: TestApi
+let blogUrl: string
+
+beforeAll(async () => {
+  blogUrl = `${inject('blogMainnetUrl')}/blog`
+  payload = await openPayload('mainnet')
+  const { handleContentPartnerDelivery } = await import('../../cms/publishing')
+  const published = await handleContentPartnerDelivery(payload, articleDelivery('surfaces-1', SLUG, 21))
+  expect(published).toMatchObject({ ok: true })
+  site = await startSurfacesSite({ network: 'mainnet', appUrl: inject('blogAppUrl'), blogUrl })
+  api = await startApi({ env: { NETWORK: 'mainnet', APP_URL: site.appUrl, BLOG_URL: blogUrl, HOUSE_URL: site.houseUrl } })
+  site.routeToApi(api.url)
+})
+
+afterAll(async () => {
+  await api?.close()
+  await site?.close()
+  if (payload) await closeBlogPayload(payload)
+})
+
+describe('surfaces audit of this project (mainnet blog build + API)', () => {
+  it('finds no violation, and it crawled every page the blog sitemap lists', async () => {
+    const report = await auditSurfaces({ ...site, concurrency: 4, timeoutMs: 10_000 })
+    expect(report.violations, formatReport(report)).toEqual([])
+
+    // The index the API serves names the real blog's sitemap, and the audit walked all of it.
+    const index = readSitemap(await (await fetch(`${api.url}/sitemap_index.xml`)).text())
+    expect(index.entries.map((e) => e.loc)).toContain(`${blogUrl}/sitemap.xml`)
+    const blogMap = readSitemap(await (await fetch(`${blogUrl}/sitemap.xml`)).text())
+    const blogPages = blogMap.entries.map((e) => e.loc)
+    expect(blogPages).toEqual(expect.arrayContaining([`${blogUrl}/`, `${blogUrl}/posts/${SLUG}/`]))
+    // index + 3 child sitemaps + house sitemap + 4 robots + llms + 4 route + 0 host redirects, then the pages.
+    expect(report.requests).toBeGreaterThanOrEqual(14 + blogPages.length)
+  })
+
+  it('is not blind: the testnet build of the same blog, audited as a mainnet surface, is reported page by page', async () => {
+    const testnetBlog = `${inject('blogTestnetUrl')}/blog`
+    const report = await auditSurfaces({ ...site, blogUrl: testnetBlog, concurrency: 4, timeoutMs: 10_000 })
+    const onBlog = report.violations.filter((v) => v.url.startsWith(testnetBlog))
+    expect(onBlog.length, formatReport(report)).toBeGreaterThan(0)
+    // Its robots.txt blocks crawlers and its root page says noindex: both are mainnet violations.
+    expect(onBlog.map((v) => `${v.rule} ${v.url}`)).toEqual(expect.arrayContaining([`robots-allow ${testnetBlog}/robots.txt`]))
+  })
+})
