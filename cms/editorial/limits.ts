@@ -19,6 +19,11 @@ export const LIMITS = {
   fillerPhraseWarnCount: 3,
   claimStaleDays: 180,
   futureSkewMinutes: 5,
+  /**
+   * A claim's check date is a calendar day (the admin's date picker stores noon UTC of the day the
+   * editor picked): it is in the future only when that day has not begun anywhere, i.e. in UTC+14.
+   */
+  earliestZoneOffsetHours: 14,
 } as const
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/

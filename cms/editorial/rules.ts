@@ -7,6 +7,7 @@ type Rule = (input: EditorialInput, ctx: EditorialContext) => EditorialIssue[]
 const err = (code: string, field: string, message: string): EditorialIssue => ({ code, field, severity: 'error', message })
 const warn = (code: string, field: string, message: string): EditorialIssue => ({ code, field, severity: 'warning', message })
 const blank = (s: string | null | undefined): boolean => !s || s.trim().length === 0
+const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
 
 export const checkSlug: Rule = ({ slug }) => {
   if (blank(slug)) return [err('slug_missing', 'slug', 'Slug is required.')]
@@ -71,7 +72,7 @@ export const checkClaimLedger: Rule = ({ claimLedger }, ctx) => {
     if (!c.kind || !(CLAIM_KINDS as readonly string[]).includes(c.kind)) out.push(err('claim_kind_invalid', field, `Claim ${i + 1} needs a kind (${CLAIM_KINDS.join(', ')}).`))
     const checked = c.checkedAt ? new Date(c.checkedAt).getTime() : NaN
     if (Number.isNaN(checked)) out.push(err('claim_unchecked', field, `Claim ${i + 1} needs the date it was checked.`))
-    else if (checked > now + LIMITS.futureSkewMinutes * 60_000) out.push(err('claim_checked_in_future', field, `Claim ${i + 1} is dated in the future.`))
+    else if (utcDay(checked) > utcDay(now + LIMITS.earliestZoneOffsetHours * 3_600_000)) out.push(err('claim_checked_in_future', field, `Claim ${i + 1} is dated in the future.`))
     else if (now - checked > LIMITS.claimStaleDays * 86_400_000) out.push(warn('claim_stale', field, `Claim ${i + 1} was last checked over ${LIMITS.claimStaleDays} days ago.`))
   })
   return out

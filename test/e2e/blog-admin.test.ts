@@ -122,7 +122,11 @@ describe.skipIf(!existsSync(CHROMIUM))('editor publishes through the admin', () 
     await page.locator('.react-datepicker__day--today').first().click()
     await shot('04-contract-filled')
     await page.locator('#action-save').click()
-    await expect.poll(async () => (await payload.find({ collection: 'blog_posts', where: { slug: { equals: SLUG } } })).docs[0]?._status, { timeout: 20_000 }).toBe('published')
+    // Until the post is stored, the admin's toast (if any) is what the poll reports, so a refused save fails with its reason.
+    const statusOrToast = async () =>
+      (await payload.find({ collection: 'blog_posts', where: { slug: { equals: SLUG } } })).docs[0]?._status ??
+      (await page.locator('.payload-toast-container').first().innerText().catch(() => 'no toast'))
+    await expect.poll(statusOrToast, { timeout: 30_000 }).toBe('published')
     await shot('05-published')
   }, 120_000)
 

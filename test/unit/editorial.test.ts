@@ -92,6 +92,18 @@ describe('editorial contract checks', () => {
     expect(codes(valid({ claimLedger: [{ ...claim, checkedAt: '2025-01-01' }] }))).toContain('warning:claim_stale')
   })
 
+  it('reads a check date as a calendar day: the admin stores noon UTC of the picked day, so "today" is never in the future', () => {
+    const claim = valid().claimLedger![0]!
+    const at = (now: string, checkedAt: string) => codes(valid({ claimLedger: [{ ...claim, checkedAt }] }), { now: new Date(now) })
+    // Just after midnight UTC, today's noon is 11.5 hours ahead and still today.
+    expect(at('2026-06-01T00:30:00Z', '2026-06-01T12:00:00Z')).not.toContain('error:claim_checked_in_future')
+    // An editor in UTC+14 is already on June 2 at 10:00 UTC on June 1.
+    expect(at('2026-06-01T10:00:00Z', '2026-06-02T12:00:00Z')).not.toContain('error:claim_checked_in_future')
+    // A day that has begun nowhere yet is in the future.
+    expect(at('2026-06-01T09:59:00Z', '2026-06-02T12:00:00Z')).toContain('error:claim_checked_in_future')
+    expect(at('2026-06-01T23:00:00Z', '2026-06-03T00:00:00Z')).toContain('error:claim_checked_in_future')
+  })
+
   it(`needs at least ${LIMITS.minWords} words of visible content`, () => {
     expect(codes(valid({ bodyText: body(150) }))).toContain('error:content_too_short')
     expect(codes(valid({ bodyText: body(350) }))).toContain('warning:content_short')
