@@ -15,25 +15,24 @@ type Result = ExecutionResult;
 type SubscribeResult = AsyncIterableIterator<Result> | Result;
 
 export interface BroadcastResults {
-  /** graphql-ws's `subscribe`: broadcast operations execute once per event and operation in this process. */
+  /**
+   * graphql-ws's `subscribe`. Broadcast operations execute once per event and operation in this
+   * process; when their arguments were registered with `direct`, each event's shared JSON is
+   * written straight to that subscriber's sink, and graphql-ws only sees the results it must
+   * format itself (those with errors, and any result queued behind one, so order is kept).
+   */
   subscribe(args: ExecutionArgs): Promise<SubscribeResult>;
-  /** The JSON of a shared result (computed once), or undefined for a result of one subscriber. */
-  serialized(result: Result): string | undefined;
+  /** Routes the shared results of the operation these arguments start to `sink` (it writes the subscriber's `next` frame). */
+  direct(args: ExecutionArgs, sink: (payloadJson: string) => void): void;
 }
 
-/**
- * A room broadcast to 10,000 subscribers must not run 10,000 executions and serializations:
- * subscribers of the same document, operation and variables get the same result object for the
- * same event (the fan-out hands every local listener one frozen event), executed and serialized
- * once; `createFrameSplicer` then wraps that JSON in each subscriber's own `next` frame.
- * Operations selecting any field not marked broadcast keep graphql-js's per-subscriber path.
- */
 export function createBroadcastResults(opts: { onExecuted?: () => void } = {}): BroadcastResults {
   const eligible = new WeakMap<DocumentNode, Map<string | undefined, boolean>>();
   const documentIds = new WeakMap<DocumentNode, number>();
   const json = new WeakMap<Result, string>();
   /** Per event: results by operation key, as promises so concurrent subscribers share one execution. */
   const results = new WeakMap<object, Map<string, Promise<Result>>>();
+  const sinks = new WeakMap<ExecutionArgs, (payloadJson: string) => void>();
   let nextDocumentId = 0;
 
   function isBroadcast(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): boolean {
@@ -81,54 +80,114 @@ export function createBroadcastResults(opts: { onExecuted?: () => void } = {}): 
       if (!(Symbol.asyncIterator in source)) return source;
       const key = operationKey(args);
       const events = source[Symbol.asyncIterator]();
-      // An explicit iterator, not an async generator: `return()` must end a subscription that is waiting for its next event.
-      const mapped: AsyncIterableIterator<Result> = {
-        [Symbol.asyncIterator]: () => mapped,
-        async next() {
-          const step = await events.next();
-          return step.done ? { done: true, value: undefined } : { done: false, value: await resultFor(step.value, key, args) };
-        },
-        async return() {
-          await events.return?.();
-          return { done: true, value: undefined };
-        },
-        async throw(err?: unknown) {
-          await events.return?.();
-          throw err;
-        },
-      };
-      return mapped;
+      const sink = sinks.get(args);
+      return sink ? pumped(events, (event) => resultFor(event, key, args), (r) => json.get(r), sink) : mapped(events, (event) => resultFor(event, key, args));
     },
-    serialized: (result) => json.get(result),
+    direct: (args, sink) => void sinks.set(args, sink),
   };
 }
 
-const REF_KEY = 'broadcastRef';
-const REF_MARK = `"${REF_KEY}":`;
-
-/**
- * One connection's side of the splice: graphql-ws serializes `{ id, type, payload }` itself, so
- * `onNext` hands it a tiny placeholder payload and `send` swaps the placeholder for the shared
- * JSON. A placeholder can only be a key written by `hold` (user text is escaped inside strings),
- * and an unknown reference is sent as it is.
- */
-export function createFrameSplicer() {
-  let seq = 0;
-  const held = new Map<number, string>();
-  return {
-    hold(serialized: string): ExecutionResult {
-      const ref = ++seq;
-      held.set(ref, serialized);
-      return { extensions: { [REF_KEY]: ref } };
+/** Each event's result handed to graphql-ws (no sink: graphql-ws serializes every frame). */
+function mapped(events: AsyncIterator<unknown>, resultOf: (event: unknown) => Promise<Result>): AsyncIterableIterator<Result> {
+  // An explicit iterator, not an async generator: `return()` must end a subscription that is waiting for its next event.
+  const iterator: AsyncIterableIterator<Result> = {
+    [Symbol.asyncIterator]: () => iterator,
+    async next() {
+      const step = await events.next();
+      return step.done ? { done: true, value: undefined } : { done: false, value: await resultOf(step.value) };
     },
-    frame(data: string): string {
-      if (held.size === 0 || !data.includes(REF_MARK)) return data;
-      const message = JSON.parse(data) as { id?: unknown; type?: unknown; payload?: { extensions?: Record<string, unknown> } };
-      const ref = message.payload?.extensions?.[REF_KEY];
-      const serialized = typeof ref === 'number' ? held.get(ref) : undefined;
-      if (serialized === undefined || message.type !== 'next' || typeof message.id !== 'string') return data;
-      held.delete(ref as number);
-      return `{"id":${JSON.stringify(message.id)},"type":"next","payload":${serialized}}`;
+    async return() {
+      await events.return?.();
+      return { done: true, value: undefined };
+    },
+    async throw(err?: unknown) {
+      await events.return?.();
+      throw err;
     },
   };
+  return iterator;
+}
+
+/**
+ * Pumps the events itself: a shared result goes to `sink` at once; graphql-ws's iterator only
+ * yields the rest. While graphql-ws holds a yielded result (it is still sending it) or has
+ * results queued, shared ones queue too, so frames leave in event order.
+ */
+function pumped(
+  events: AsyncIterator<unknown>,
+  resultOf: (event: unknown) => Promise<Result>,
+  sharedJson: (result: Result) => string | undefined,
+  sink: (payloadJson: string) => void,
+): AsyncIterableIterator<Result> {
+  const queue: Result[] = [];
+  let waiter: ((step: IteratorResult<Result>) => void) | undefined;
+  let rejecter: ((err: unknown) => void) | undefined;
+  let handedOut = false;
+  let ended = false;
+  let failure: { err: unknown } | undefined;
+
+  const settle = () => {
+    const resolve = waiter;
+    const reject = rejecter;
+    if (!resolve || !reject) return;
+    if (queue.length) {
+      waiter = rejecter = undefined;
+      handedOut = true;
+      resolve({ done: false, value: queue.shift()! });
+    } else if (failure) {
+      waiter = rejecter = undefined;
+      reject(failure.err);
+    } else if (ended) {
+      waiter = rejecter = undefined;
+      resolve({ done: true, value: undefined });
+    }
+  };
+
+  void (async () => {
+    try {
+      for (;;) {
+        const step = await events.next();
+        if (step.done || ended) break;
+        const result = await resultOf(step.value);
+        if (ended) break;
+        const shared = sharedJson(result);
+        if (shared !== undefined && !handedOut && queue.length === 0) sink(shared);
+        else {
+          queue.push(result);
+          settle();
+        }
+      }
+    } catch (err) {
+      if (!ended) failure = { err };
+    } finally {
+      ended = true;
+      settle();
+    }
+  })();
+
+  async function stop(): Promise<IteratorResult<Result>> {
+    ended = true;
+    queue.length = 0;
+    settle();
+    await events.return?.();
+    return { done: true, value: undefined };
+  }
+
+  const iterator: AsyncIterableIterator<Result> = {
+    [Symbol.asyncIterator]: () => iterator,
+    next() {
+      handedOut = false;
+      return new Promise<IteratorResult<Result>>((resolve, reject) => {
+        waiter = resolve;
+        rejecter = reject;
+        settle();
+      });
+    },
+    return: stop,
+    async throw(err?: unknown) {
+      await stop();
+      throw err;
+    },
+  };
+  return iterator;
 }

@@ -12,7 +12,7 @@ import type { GraphqlPolicy } from '../graphql/policy';
 import { verifyBearer } from '../http/auth-context';
 import type { PresenceService } from '../services/presence';
 import { createConnectionLeases, LEASE_RENEW_MS, type ConnectionCaps, type Scope } from './caps';
-import { createBroadcastResults, createFrameSplicer } from './broadcast-results';
+import { createBroadcastResults } from './broadcast-results';
 import { createEventMeter, refusalOf } from './event-meter';
 import type { GatewayMetrics } from './metrics';
 
@@ -25,7 +25,8 @@ interface ConnectionExtra {
   scopes: Array<[Scope, string]>;
   /** Running operations by subscription id, for the operation metrics. */
   operations: Map<string, { name: string | null | undefined; type: string; failed: boolean; startedAt: bigint }>;
-  splicer: ReturnType<typeof createFrameSplicer>;
+  /** Set once the upgrade completed (broadcast results are written to it directly). */
+  socket?: WebSocket;
 }
 
 export interface GatewayOptions {
@@ -71,19 +72,24 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
         return prepared.errors;
       }
       ctx.extra.operations.set(id, { name: prepared.operation.name?.value, type: prepared.operation.operation, failed: false, startedAt });
-      return {
+      const args = {
         schema: policy.schema,
         document: prepared.document,
         operationName: payload.operationName,
         variableValues: payload.variables,
         contextValue: policy.context({ requestId: `${ctx.extra.connId}:${id}`, ip: ctx.extra.request.ip, auth: ctx.extra.auth, operator: ctx.extra.operator === true, transport: 'ws', connectionId: ctx.extra.connId }),
       };
+      const socket = ctx.extra.socket;
+      if (socket) {
+        const envelope = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
+        broadcast.direct(args, (payload) => {
+          if (socket.readyState === socket.OPEN) socket.send(`${envelope}${payload}}`);
+        });
+      }
+      return args;
     },
     onNext: (ctx, id, _payload, _args, result) => {
-      if (!result.errors?.length) {
-        const shared = broadcast.serialized(result);
-        return shared === undefined ? undefined : ctx.extra.splicer.hold(shared);
-      }
+      if (!result.errors?.length) return undefined;
       const running = ctx.extra.operations.get(id);
       if (running) running.failed = true;
       return { ...result, errors: format(result.errors) } as unknown as ExecutionResult;
@@ -120,12 +126,13 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
     ];
     const full = await leases.admit(connId, scopes);
     if (full) return new AppError('RATE_LIMITED', `Too many websocket connections (${full} cap)`, { scope: full });
-    (request as unknown as { wsAdmission: ConnectionExtra }).wsAdmission = { connId, request, auth: null, scopes, operations: new Map(), splicer: createFrameSplicer() };
+    (request as unknown as { wsAdmission: ConnectionExtra }).wsAdmission = { connId, request, auth: null, scopes, operations: new Map() };
     return null;
   }
 
   function handle(socket: WebSocket, request: FastifyRequest): void {
     const extra = (request as unknown as { wsAdmission: ConnectionExtra }).wsAdmission;
+    extra.socket = socket;
     const meter = createEventMeter(opts.caps);
     opts.metrics.connections.inc({ transport: 'graphql-ws' });
     const renew = setInterval(() => void leases.renew(extra.connId, extra.scopes).catch(() => undefined), LEASE_RENEW_MS);
@@ -135,9 +142,8 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
         protocol: socket.protocol,
         send: (data) =>
           new Promise<void>((resolve) => {
-            const frame = extra.splicer.frame(data);
             if (socket.readyState !== socket.OPEN) return resolve();
-            socket.send(frame, () => resolve());
+            socket.send(data, () => resolve());
           }),
         close: (code, reason) => socket.close(code, reason),
         onMessage: (cb) =>

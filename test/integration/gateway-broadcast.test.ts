@@ -1,4 +1,4 @@
-/** Broadcast subscriptions over graphql-ws: executed and serialized once per event and operation per process, spliced into each subscriber's frame. */
+/** Broadcast subscriptions over graphql-ws: executed and serialized once per event and operation per process, written into each subscriber's own `next` frame. */
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -25,7 +25,7 @@ async function rawSubscriber(api: TestApi, id: string, query: string, variables:
   socket.send(JSON.stringify({ type: 'connection_init' }));
   await until(() => frames.some((f) => JSON.parse(f).type === 'connection_ack'), 'connection_ack');
   socket.send(JSON.stringify({ type: 'subscribe', id, payload: { query, variables } }));
-  return { socket, nexts: () => frames.filter((f) => JSON.parse(f).type === 'next') };
+  return { socket, frames, nexts: () => frames.filter((f) => JSON.parse(f).type === 'next') };
 }
 
 describe('broadcast subscriptions', () => {
@@ -73,7 +73,7 @@ describe('broadcast subscriptions', () => {
     }
   });
 
-  it('an alias named like the splice placeholder is delivered as it is', async () => {
+  it('an aliased field is delivered under its alias', async () => {
     const room = 'game:broadcast-2';
     const before = await executions(api);
     const aliased = await rawSubscriber(api, 'alias', 'subscription A($room: String!) { broadcastRef: chatMessages(room: $room) { text } }', { room });
@@ -86,6 +86,39 @@ describe('broadcast subscriptions', () => {
       expect((await executions(api)) - before).toBe(1);
     } finally {
       aliased.socket.close();
+      await sender.dispose();
+    }
+  });
+
+  it('two subscriptions on one connection each get their frames in order; after `complete` that id gets no more', async () => {
+    const room = 'game:broadcast-3';
+    const query = 'subscription M($room: String!) { chatMessages(room: $room) { text } }'
+    const both = await rawSubscriber(api, 'first', query, { room });
+    both.socket.send(JSON.stringify({ type: 'subscribe', id: 'second', payload: { query, variables: { room } } }));
+    const sender = wsClient(api.wsUrl, { authorization: `Bearer ${alice.accessToken}` });
+    const texts = (id: string) => both.nexts().map((f) => JSON.parse(f) as { id: string; payload: { data: { chatMessages: { text: string } } } }).filter((f) => f.id === id).map((f) => f.payload.data.chatMessages.text);
+    try {
+      await until(async () => (await api.services.presence.counts(room)).online >= 1, 'the subscriber in presence');
+      // the second subscription is live once a message reaches it
+      for (let i = 0; texts('second').length === 0; i++) {
+        await wsQuery(sender, SendChatMessageDocument, { room, text: `probe ${i}` });
+        await until(() => texts('first').length > i, 'the probe on the first subscription');
+      }
+      const probes = texts('first').length;
+      for (const text of ['one', 'two', 'three']) await wsQuery(sender, SendChatMessageDocument, { room, text });
+      await until(() => texts('first').length === probes + 3 && texts('second').slice(-3).join() === 'one,two,three', 'three messages on both');
+      expect(texts('first').slice(-3)).toEqual(['one', 'two', 'three']);
+
+      both.socket.send(JSON.stringify({ type: 'complete', id: 'second' }));
+      const secondCount = texts('second').length;
+      await wsQuery(sender, SendChatMessageDocument, { room, text: 'after complete' });
+      await wsQuery(sender, SendChatMessageDocument, { room, text: 'and one more' });
+      await until(() => texts('first').at(-1) === 'and one more', 'the first subscription still receiving');
+      // frames of one connection arrive in the order written: one for `second` about the first message would be here by now
+      expect(texts('second').length).toBe(secondCount);
+      expect(both.frames.map((f) => JSON.parse(f) as { type: string }).filter((f) => f.type === 'error')).toEqual([]);
+    } finally {
+      both.socket.close();
       await sender.dispose();
     }
   });
