@@ -30,8 +30,8 @@ export function createBroadcastResults(opts: { onExecuted?: () => void } = {}): 
   const eligible = new WeakMap<DocumentNode, Map<string | undefined, boolean>>();
   const documentIds = new WeakMap<DocumentNode, number>();
   const json = new WeakMap<Result, string>();
-  /** Per event: results by operation key, as promises so concurrent subscribers share one execution. */
-  const results = new WeakMap<object, Map<string, Promise<Result>>>();
+  /** Per event: results by operation key (a promise while an asynchronous execution runs, so subscribers share it). */
+  const results = new WeakMap<object, Map<string, Result | Promise<Result>>>();
   const sinks = new WeakMap<ExecutionArgs, (payloadJson: string) => void>();
   let nextDocumentId = 0;
 
@@ -57,17 +57,20 @@ export function createBroadcastResults(opts: { onExecuted?: () => void } = {}): 
     return `${id}\u0000${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? {})}`;
   }
 
-  function resultFor(event: unknown, key: string, args: ExecutionArgs): Promise<Result> {
-    if (event === null || typeof event !== 'object') return Promise.resolve(execute({ ...args, rootValue: event }));
+  /** The event's result for this operation: executed once per event and key, synchronously when execution is. */
+  function resultFor(event: unknown, key: string, args: ExecutionArgs): Result | Promise<Result> {
+    if (event === null || typeof event !== 'object') return execute({ ...args, rootValue: event });
     let byKey = results.get(event);
     if (!byKey) results.set(event, (byKey = new Map()));
     let result = byKey.get(key);
     if (!result) {
       opts.onExecuted?.();
-      result = Promise.resolve(execute({ ...args, rootValue: event })).then((r) => {
+      const shareable = (r: Result) => {
         if (!r.errors?.length) json.set(r, JSON.stringify(r));
         return r;
-      });
+      };
+      const executed = execute({ ...args, rootValue: event });
+      result = isPromise(executed) ? executed.then(shareable) : shareable(executed);
       byKey.set(key, result);
     }
     return result;
@@ -88,7 +91,7 @@ export function createBroadcastResults(opts: { onExecuted?: () => void } = {}): 
 }
 
 /** Each event's result handed to graphql-ws (no sink: graphql-ws serializes every frame). */
-function mapped(events: AsyncIterator<unknown>, resultOf: (event: unknown) => Promise<Result>): AsyncIterableIterator<Result> {
+function mapped(events: AsyncIterator<unknown>, resultOf: (event: unknown) => Result | Promise<Result>): AsyncIterableIterator<Result> {
   // An explicit iterator, not an async generator: `return()` must end a subscription that is waiting for its next event.
   const iterator: AsyncIterableIterator<Result> = {
     [Symbol.asyncIterator]: () => iterator,
@@ -108,14 +111,23 @@ function mapped(events: AsyncIterator<unknown>, resultOf: (event: unknown) => Pr
   return iterator;
 }
 
+/** A source that can hand events over synchronously (the fan-out's LiveStream). */
+interface AttachableSource {
+  attach(consumer: (event: unknown) => void): void;
+}
+const isAttachable = (events: AsyncIterator<unknown>): events is AsyncIterator<unknown> & AttachableSource =>
+  typeof (events as Partial<AttachableSource>).attach === 'function';
+const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => typeof (value as { then?: unknown } | null)?.then === 'function';
+
 /**
- * Pumps the events itself: a shared result goes to `sink` at once; graphql-ws's iterator only
+ * Delivers the events itself: a shared result goes to `sink` at once; graphql-ws's iterator only
  * yields the rest. While graphql-ws holds a yielded result (it is still sending it) or has
- * results queued, shared ones queue too, so frames leave in event order.
+ * results queued, shared ones queue too, so frames leave in event order. A fan-out stream hands
+ * events over synchronously (no promise per subscriber and event); any other source is pulled.
  */
 function pumped(
   events: AsyncIterator<unknown>,
-  resultOf: (event: unknown) => Promise<Result>,
+  resultOf: (event: unknown) => Result | Promise<Result>,
   sharedJson: (result: Result) => string | undefined,
   sink: (payloadJson: string) => void,
 ): AsyncIterableIterator<Result> {
@@ -125,6 +137,8 @@ function pumped(
   let handedOut = false;
   let ended = false;
   let failure: { err: unknown } | undefined;
+  /** Set while an asynchronous execution is awaited: later events wait behind it. */
+  let pending: Promise<void> | undefined;
 
   const settle = () => {
     const resolve = waiter;
@@ -142,28 +156,53 @@ function pumped(
       resolve({ done: true, value: undefined });
     }
   };
-
-  void (async () => {
+  const fail = (err: unknown) => {
+    if (!ended) failure = { err };
+    ended = true;
+    settle();
+  };
+  const deliver = (result: Result) => {
+    if (ended) return;
+    const shared = sharedJson(result);
+    if (shared !== undefined && !handedOut && queue.length === 0) return sink(shared);
+    queue.push(result);
+    settle();
+  };
+  const track = (work: Promise<void>) => {
+    const tracked: Promise<void> = work.catch(fail).finally(() => {
+      if (pending === tracked) pending = undefined;
+    });
+    pending = tracked;
+  };
+  const accept = (event: unknown) => {
+    if (ended) return;
+    if (pending) return track(pending.then(() => resultOf(event)).then(deliver));
+    let result: Result | Promise<Result>;
     try {
-      for (;;) {
-        const step = await events.next();
-        if (step.done || ended) break;
-        const result = await resultOf(step.value);
-        if (ended) break;
-        const shared = sharedJson(result);
-        if (shared !== undefined && !handedOut && queue.length === 0) sink(shared);
-        else {
-          queue.push(result);
-          settle();
-        }
-      }
+      result = resultOf(event);
     } catch (err) {
-      if (!ended) failure = { err };
-    } finally {
-      ended = true;
-      settle();
+      return fail(err);
     }
-  })();
+    if (isPromise(result)) track(result.then(deliver));
+    else deliver(result);
+  };
+
+  if (isAttachable(events)) events.attach(accept);
+  else
+    void (async () => {
+      try {
+        for (;;) {
+          const step = await events.next();
+          if (step.done || ended) break;
+          accept(step.value);
+          if (pending) await pending;
+        }
+        ended = true;
+        settle();
+      } catch (err) {
+        fail(err);
+      }
+    })();
 
   async function stop(): Promise<IteratorResult<Result>> {
     ended = true;

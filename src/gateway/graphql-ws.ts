@@ -41,6 +41,9 @@ export interface GatewayOptions {
   metrics: GatewayMetrics;
 }
 
+/** A subscriber whose socket holds more unsent data than this misses broadcast frames until it catches up. */
+const MAX_UNSENT_BYTES = 1024 * 1024;
+
 /** Close codes beyond graphql-ws's own (4430: events far beyond the per-connection rate, see event-meter.ts). */
 export const GATEWAY_CLOSE = { TooManyConnections: 4429, TooManyMessages: 4430 } as const;
 
@@ -83,7 +86,9 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
       if (socket) {
         const envelope = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
         broadcast.direct(args, (payload) => {
-          if (socket.readyState === socket.OPEN) socket.send(`${envelope}${payload}}`);
+          if (socket.readyState !== socket.OPEN) return;
+          if (socket.bufferedAmount > MAX_UNSENT_BYTES) return void opts.metrics.slowConsumerDrops.inc({ transport: 'graphql-ws' });
+          socket.send(`${envelope}${payload}}`);
         });
       }
       return args;

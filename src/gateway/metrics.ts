@@ -10,6 +10,8 @@ export interface GatewayMetrics {
   connections: Gauge<'transport'>;
   /** Broadcast subscription results executed and serialized (once per event and operation per process, whatever the subscribers). */
   broadcastExecutions: Counter;
+  /** Broadcast frames not written because the subscriber's socket already held too much unsent data. */
+  slowConsumerDrops: Counter<'transport'>;
 }
 
 export function createGatewayMetrics(registry: Registry): GatewayMetrics {
@@ -23,6 +25,12 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
     broadcastExecutions: new Counter({
       name: 'gateway_broadcast_executions_total',
       help: 'Broadcast subscription results executed and serialized by this process (once per event and operation, not per subscriber)',
+      registers: [registry],
+    }),
+    slowConsumerDrops: new Counter({
+      name: 'gateway_slow_consumer_drops_total',
+      help: 'Broadcast frames dropped for a subscriber whose socket already held too much unsent data (it falls behind instead of growing memory)',
+      labelNames: ['transport'] as const,
       registers: [registry],
     }),
     connections: new Gauge({ name: 'gateway_connections', help: 'Open websocket connections of this process', labelNames: ['transport'] as const, registers: [registry] }),

@@ -85,6 +85,7 @@ export class LiveStream<T> implements AsyncIterableIterator<T> {
   private readonly waiters: Array<(r: IteratorResult<T>) => void> = [];
   private remove: (() => Promise<void>) | undefined;
   private finished = false;
+  private consumer: ((value: T) => void) | undefined;
 
   constructor(
     fanout: Fanout,
@@ -101,6 +102,16 @@ export class LiveStream<T> implements AsyncIterableIterator<T> {
 
   [Symbol.asyncIterator](): this {
     return this;
+  }
+
+  /**
+   * Hands every later event to `consumer` synchronously, in the fan-out's own loop, instead of
+   * queueing it for `next()` (events already queued are handed over first). The consumer bounds
+   * its own backlog; `return()` still ends the stream.
+   */
+  attach(consumer: (value: T) => void): void {
+    this.consumer = consumer;
+    for (const value of this.queue.splice(0)) consumer(value);
   }
 
   next(): Promise<IteratorResult<T>> {
@@ -132,6 +143,7 @@ export class LiveStream<T> implements AsyncIterableIterator<T> {
     if (this.finished) return;
     const value = this.select(event);
     if (value === undefined) return;
+    if (this.consumer) return this.consumer(value);
     const waiter = this.waiters.shift();
     if (waiter) return waiter({ value, done: false });
     this.queue.push(value);
