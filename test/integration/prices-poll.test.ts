@@ -184,7 +184,11 @@ describe('prices', () => {
     const runs = await db.db.prisma.opsJobRun.findMany({ where: { jobKey: 'price-poll' } });
     const ticks = runs.map((r) => (r.detail as { tick: string }).tick);
     expect(new Set(ticks).size).toBe(runs.length);
-    expect(source.hits - hitsBefore).toBe(runs.length);
+    // A tick whose previous run still holds the job's lock (a slow start-up poll on a loaded machine) is
+    // recorded as a skip with its reason and polls nothing; every other recorded run polled once.
+    const skipped = runs.filter((r) => r.status === 'skipped');
+    for (const r of skipped) expect((r.detail as { skipReason: string }).skipReason).toMatch(/still running/);
+    expect(source.hits - hitsBefore).toBe(runs.length - skipped.length);
     expect(runs.filter((r) => (r.detail as { reason: string }).reason === 'start').length).toBeLessThanOrEqual(1);
     await db.cleanup();
   }, 60_000);
