@@ -5,7 +5,9 @@
 //     four leaderboards + cursor in one transaction per batch), fetch (paging the fixture through the
 //     event source, no decoding), decode (the kinds' decoders over the fetched JSON);
 //  3. the real indexer end to end: fixture chain over gRPC → followKind (reads the next page while
-//     the current one is written) → writeBatch. The fixture runs in this process and shares its CPU;
+//     the current one is written) → writeBatch. For the fetch and end-to-end stages the fixture runs
+//     in a child process (bench/chain-server.ts: a full node is another machine), with the same seed
+//     and size as the in-process copy the baseline's rows come from;
 //  4. the leaderboard top-100 read on the populated tables: raw SQL vs the LeaderboardService.
 // Each figure is printed with its ratio to the baseline measured alongside it, and each stage with
 // this process's CPU time (the machine is shared: CPU time is steadier than wall time).
@@ -23,6 +25,7 @@ import { eventTypeOf } from '../src/indexer/kinds';
 import { createLeaderboardService } from '../src/services/leaderboards';
 import { createMemoryStore } from '../src/store';
 import { startSuiChainFixture, type SuiChainFixture } from '../test/fixtures/sui-chain/index';
+import { startChainProcess, type ChainProcess } from './chain-server';
 import { createScratchDatabase, type ScratchDatabase } from '../test/helpers/db';
 
 const logger = pino({ level: 'silent' });
@@ -150,7 +153,10 @@ async function viaWriteBatch(t: Target, byKind: Map<KindKey, AnyDecoded[]>): Pro
   );
 }
 
-async function endToEnd(t: Target, chain: SuiChainFixture, total: number): Promise<void> {
+/** Where the chain is served: its gRPC URL and package. */
+type ChainEndpoint = Pick<ChainProcess, 'grpcUrl' | 'packageId'>;
+
+async function endToEnd(t: Target, chain: ChainEndpoint, total: number): Promise<void> {
   const indexer = createIndexer({
     config: { packageId: chain.packageId, transport: 'grpc', suiUrl: chain.grpcUrl, pollingIntervalMs: 20, pageSize: BATCH },
     db: t.db,
@@ -170,7 +176,7 @@ async function endToEnd(t: Target, chain: SuiChainFixture, total: number): Promi
 
 interface Stage {
   wallMs: number;
-  /** CPU time of this whole process (indexer, in-process fixture, pg client) during the stage. */
+  /** CPU time of this process (indexer, pg client; not the chain's child process) during the stage. */
   cpuMs: number;
 }
 
@@ -183,7 +189,7 @@ async function timed(fn: () => Promise<unknown>): Promise<Stage> {
 }
 
 /** Paging every kind through the event source without decoding or writing: what the chain side alone allows. */
-async function fetchAll(chain: SuiChainFixture): Promise<Map<AnyEventKind, ChainEvent[]>> {
+async function fetchAll(chain: ChainEndpoint): Promise<Map<AnyEventKind, ChainEvent[]>> {
   const source = createEventSource({ transport: 'grpc', url: chain.grpcUrl });
   const out = new Map<AnyEventKind, ChainEvent[]>();
   await Promise.all(
@@ -226,9 +232,12 @@ const line = (name: string, value: number, unit: string, base?: number) =>
 
 /** Runs the ingest benchmark and returns its printed lines. */
 export async function benchIngest(opts: { databaseUrl?: string; events?: number } = {}): Promise<string[]> {
-  const chain = await startSuiChainFixture({ seed: 7, events: opts.events ?? 20_000, grpc: { maxPageSize: 1000 } });
+  const events = opts.events ?? 20_000;
+  const chain = await startSuiChainFixture({ seed: 7, events, grpc: { maxPageSize: 1000 } });
+  const served = await startChainProcess({ seed: 7, events });
   const targets: Target[] = [];
   try {
+    if (served.packageId !== chain.packageId) throw new Error('the chain process generated another chain');
     const byKind = decodedByKind(chain);
     const total = [...byKind.values()].reduce((n, e) => n + e.length, 0);
     const copyTarget = await target(opts.databaseUrl);
@@ -238,12 +247,12 @@ export async function benchIngest(opts: { databaseUrl?: string; events?: number 
     targets.push(batchTarget);
     const write = await timed(() => viaWriteBatch(batchTarget, byKind));
     // An untimed pass first: warms the JIT and the fixture's encoded-frame cache (it stands in for a remote node).
-    let fetched = await fetchAll(chain);
-    const fetch = await timed(async () => void (fetched = await fetchAll(chain)));
+    let fetched = await fetchAll(served);
+    const fetch = await timed(async () => void (fetched = await fetchAll(served)));
     const decode = await timed(async () => decodeAll(fetched));
     const e2eTarget = await target(opts.databaseUrl);
     targets.push(e2eTarget);
-    const e2e = await timed(() => endToEnd(e2eTarget, chain, total));
+    const e2e = await timed(() => endToEnd(e2eTarget, served, total));
 
     const rate = (ms: number) => total / (ms / 1000);
     const base = rate(raw.ms);
@@ -251,7 +260,7 @@ export async function benchIngest(opts: { databaseUrl?: string; events?: number 
     const lines = [
       `ingest (${total} events, ${KIND_LIST.length} kinds, pages/batches of ${BATCH}, database: ${opts.databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
       `${line(raw.label, base, 'ev/s')}  (${raw.ms.toFixed(0)} ms wall)`,
-      stage('stage fetch: gRPC listEvents incl. timestamps (fixture in process)', fetch),
+      stage('stage fetch: gRPC listEvents incl. timestamps (chain in a child process)', fetch),
       stage('stage decode: event JSON → typed rows', decode),
       stage('stage write: writeBatch, rows + 4 boards + cursor, 1 tx/batch', write),
       stage('indexer end to end: fixture gRPC → followKind → writeBatch', e2e),
@@ -278,6 +287,7 @@ export async function benchIngest(opts: { databaseUrl?: string; events?: number 
   } finally {
     for (const t of targets) await t.drop().catch(() => undefined);
     await chain.close();
+    await served.close();
   }
 }
 

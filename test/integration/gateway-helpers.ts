@@ -31,13 +31,4 @@ export function collect<T = Record<string, unknown>>(socket: Socket, event: stri
   return items;
 }
 
-/** Polls `check` until it is truthy (no fixed sleeps). */
-export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000, everyMs = 25): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+export { until } from '../helpers/until';

@@ -8,6 +8,7 @@ import { createDb, type Db } from '../../src/db/client';
 import { startJobsRole } from '../../src/jobs';
 import { createJobsRunner, type JobDefinition, type JobsRunner } from '../../src/jobs/runner';
 import { createJobRunsService, type JobRunsService } from '../../src/services/job-runs';
+import { until } from '../helpers/until';
 
 // The jobs runner against a real database (PostgreSQL with DATABASE_URL: two connection pools as
 // two replicas; else PGlite shared by two runners). Ticks go through the runner's own `tick`, as
@@ -28,16 +29,6 @@ function runner(db: Db, jobs: JobDefinition[]): JobsRunner {
   const r = createJobsRunner({ db, jobRuns: runsService(db), logger: testLogger }, jobs);
   runners.push(r);
   return r;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 beforeAll(async () => {
@@ -73,7 +64,7 @@ describe('scheduled jobs on two replicas', () => {
 
     // node-cron fires every second in both runners; every tick still runs exactly once.
     const cronRunners = [runner(t.db, [job('twin-cron', '* * * * * *')]), runner(other, [job('twin-cron', '* * * * * *')])];
-    await until('three per-second ticks', async () => [...seen.keys()].filter((k) => k.startsWith('twin-cron ')).length >= 3);
+    await until(() => [...seen.keys()].filter((k) => k.startsWith('twin-cron ')).length >= 3, 'three per-second ticks', 20_000);
     await Promise.all(cronRunners.map((c) => c.stop()));
     const cronTicks = [...seen.entries()].filter(([k]) => k.startsWith('twin-cron '));
     expect(cronTicks.every(([, n]) => n === 1)).toBe(true);
@@ -88,7 +79,7 @@ describe('scheduled jobs on two replicas', () => {
     const [a, b] = [runner(t.db, [slow]), runner(other, [slow])];
     const base = Date.now() + 7_200_000;
     const first = a.tick('overlap', new Date(base));
-    await until('the first run to start', async () => (await t.prisma.opsJobHeartbeat.findUnique({ where: { jobKey: 'overlap' } }))?.status === 'running');
+    await until(async () => (await t.prisma.opsJobHeartbeat.findUnique({ where: { jobKey: 'overlap' } }))?.status === 'running', 'the first run to start', 20_000);
     expect(await b.tick('overlap', new Date(base + 60_000))).toBe('skipped');
     expect(await a.tick('overlap', new Date(base + 120_000))).toBe('skipped');
     const heartbeat = await t.prisma.opsJobHeartbeat.findUnique({ where: { jobKey: 'overlap' } });

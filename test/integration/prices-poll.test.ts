@@ -6,6 +6,7 @@ import { createTestDb, testLogger, type TestDb } from '../helpers/db';
 import { startPriceSourceFixture, type PriceSourceFixture } from '../fixtures/price-source';
 import { startJobsRole, type JobsRunner } from '../../src/jobs';
 import { PricesDocument } from '../../src/generated/graphql';
+import { until } from '../helpers/until';
 
 // Prices over real HTTP and GraphQL, polled by the real jobs runner from the CoinGecko-format
 // fixture. Schedules are set never to fire here (a yearly cron); ticks are run through the
@@ -35,16 +36,6 @@ function jobsFor(api: TestApi): JobsRunner {
 async function getPrice(api: TestApi) {
   const res = await fetch(`${api.url}/api/price`);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> & { error?: { code: string } } };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 beforeAll(async () => {
@@ -101,10 +92,14 @@ describe('prices', () => {
     const heartbeat = await api.db.prisma.opsJobHeartbeat.findUnique({ where: { jobKey: 'price-poll' } });
     expect(heartbeat).toMatchObject({ status: 'failed', consecutiveFailures: 1, lastError: expect.stringContaining('HTTP 500') });
 
-    const down = await until('the price to turn stale', async () => {
-      const answer = await getPrice(api);
-      return answer.body.stale === true && answer;
-    });
+    const down = await until(
+      async () => {
+        const answer = await getPrice(api);
+        return answer.body.stale === true && answer;
+      },
+      'the price to turn stale',
+      20_000,
+    );
     expect(down).toMatchObject({ status: 200, body: { native: { usd: '3.4125' }, stablecoin: { usd: '0.99985' }, updatedAt, stale: true, lastFailedPollAt: expect.any(String) } });
     expect(down.body.ageSeconds).toBeGreaterThanOrEqual(1);
     // Reads never reach the source.
@@ -177,7 +172,7 @@ describe('prices', () => {
     const a = await startApi({ db: db.db, storePrefix: prefix, env, roles: ['api', 'jobs'] });
     const b = await startApi({ db: db.db, storePrefix: prefix, env, roles: ['api', 'jobs'] });
     apis.push(a, b);
-    await until('five polls', async () => (await db.db.prisma.opsJobRun.count({ where: { jobKey: 'price-poll', status: 'ok' } })) >= 5);
+    await until(async () => (await db.db.prisma.opsJobRun.count({ where: { jobKey: 'price-poll', status: 'ok' } })) >= 5, 'five polls', 20_000);
     apis.splice(0);
     await a.close();
     await b.close();

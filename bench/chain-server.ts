@@ -1,0 +1,42 @@
+// The fixture Sui chain in its own process, for the ingest bench's fetch and end-to-end stages: a
+// full node is another machine, so its serving work must not share the indexer's thread.
+//   node --import tsx bench/chain-server.ts --seed=7 --events=20000   (prints READY <grpcUrl> <packageId>)
+import { spawn } from 'node:child_process';
+import { startSuiChainFixture } from '../test/fixtures/sui-chain/index';
+
+export interface ChainProcess {
+  grpcUrl: string;
+  packageId: string;
+  close(): Promise<void>;
+}
+
+/** Starts the fixture chain (same seed and size: the same chain as an in-process one) in a child process. */
+export function startChainProcess(opts: { seed: number; events: number }): Promise<ChainProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/chain-server.ts', `--seed=${opts.seed}`, `--events=${opts.events}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const m = /READY (\S+) (\S+)/.exec(out);
+      if (!m) return;
+      const exited = new Promise<void>((done) => child.once('exit', () => done()));
+      resolve({
+        grpcUrl: m[1]!,
+        packageId: m[2]!,
+        close: async () => {
+          if (child.exitCode === null) child.kill('SIGTERM');
+          await exited;
+        },
+      });
+    });
+    child.once('exit', (code) => reject(new Error(`chain server exited with ${code} before it was ready`)));
+  });
+}
+
+const arg = (name: string) => Number(new RegExp(`--${name}=(\\d+)`).exec(process.argv.join(' '))?.[1]);
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const chain = await startSuiChainFixture({ seed: arg('seed'), events: arg('events'), grpc: { maxPageSize: 1000 } });
+  process.stdout.write(`READY ${chain.grpcUrl} ${chain.packageId}\n`);
+  process.once('SIGTERM', () => void chain.close().then(() => process.exit(0)));
+}
