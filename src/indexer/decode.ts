@@ -1,4 +1,5 @@
-import { normalizeAddress, normalizeType } from './sources/normalize.js';
+import { normalizeMoveType } from '../input/move-type';
+import { normalizeAddress } from './sources/normalize.js';
 
 const U64_MAX = (1n << 64n) - 1n;
 
@@ -61,7 +62,7 @@ export function fieldReader(kind: string, json: Record<string, unknown>) {
       const name = typeof v === 'string' ? v : typeof v === 'object' && v !== null ? (v as { name?: unknown }).name : undefined;
       if (typeof name !== 'string' || name.split('::').length < 3) fail(field, 'must be a Move type name');
       try {
-        return normalizeType(name as string);
+        return normalizeMoveType(name as string);
       } catch {
         return fail(field, 'must be a Move type name');
       }

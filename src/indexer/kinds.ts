@@ -1,4 +1,4 @@
-import { normalizeStructTag } from '@mysten/sui/utils';
+import { normalizeMoveType } from '../input/move-type';
 import { EVENT_KIND_SPECS, KIND_SPECS, type KindData, type KindKey } from '../chain-events/kinds.js';
 import { fieldReader } from './decode.js';
 
@@ -76,5 +76,5 @@ export const KIND_LIST: readonly AnyEventKind[] = KIND_SPECS.map((s) => EVENT_KI
 
 /** Fully qualified, normalized Move type of a kind in the given package. */
 export function eventTypeOf(kind: Pick<EventKind, 'moveType'>, packageId: string): string {
-  return normalizeStructTag(`${packageId}::${kind.moveType}`);
+  return normalizeMoveType(`${packageId}::${kind.moveType}`);
 }

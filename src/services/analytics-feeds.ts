@@ -1,4 +1,4 @@
-import { normalizeStructTag } from '@mysten/sui/utils';
+import { normalizeMoveType } from '../input/move-type';
 import { z } from 'zod';
 import type { Db, QueryOptions } from '../db/client';
 import { AppError } from '../errors';
@@ -54,7 +54,7 @@ const coinTypeField = z
   .max(200)
   .transform((v, ctx) => {
     try {
-      return normalizeStructTag(v);
+      return normalizeMoveType(v);
     } catch {
       ctx.addIssue({ code: 'custom', message: `coinType "${v}" is not a Move type such as 0x2::sui::SUI` });
       return z.NEVER;

@@ -1,4 +1,4 @@
-import { normalizeStructTag } from '@mysten/sui/utils';
+import { normalizeMoveType } from '../input/move-type';
 import { LRUCache } from 'lru-cache';
 import { BOARDS, leaderboardOf, type Board } from '../chain-events/leaderboards';
 import type { Db, QueryOptions } from '../db/client';
@@ -41,11 +41,11 @@ export interface LeaderboardService {
 export const MAX_LEADERBOARD_LIMIT = 100;
 export const MAX_NEIGHBOURS = 50;
 /** Coin types are compared in Sui's normalized long form, as the indexer stores them. */
-const DEFAULT_COIN = normalizeStructTag('0x2::sui::SUI');
+const DEFAULT_COIN = normalizeMoveType('0x2::sui::SUI');
 
 function normalizeCoin(coinType: string): string {
   try {
-    return normalizeStructTag(coinType);
+    return normalizeMoveType(coinType);
   } catch {
     throw new AppError('VALIDATION_FAILED', `coinType "${coinType}" is not a Move type such as 0x2::sui::SUI`);
   }

@@ -1,4 +1,5 @@
-import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
+import { normalizeSuiAddress } from '@mysten/sui/utils';
+import { normalizeMoveType } from '../../input/move-type';
 import { EventSourceError, type ChainEvent, type Transport } from './types.js';
 
 export interface RawEvent {
@@ -11,18 +12,6 @@ export interface RawEvent {
   json: unknown;
 }
 
-const typeMemo = new Map<string, string>();
-
-/** normalizeStructTag, remembered: a follower sees the same few types (its kind, a handful of coins) again and again. */
-export function normalizeType(type: string): string {
-  let normalized = typeMemo.get(type);
-  if (normalized === undefined) {
-    normalized = normalizeStructTag(type);
-    if (typeMemo.size >= 10_000) typeMemo.clear();
-    typeMemo.set(type, normalized);
-  }
-  return normalized;
-}
 
 const NORMALIZED_ADDRESS = /^0x[0-9a-f]{64}$/;
 
@@ -49,7 +38,7 @@ export function toChainEvent(raw: RawEvent, transport: Transport): ChainEvent {
     checkpoint: raw.checkpoint == null ? null : BigInt(raw.checkpoint),
     timestampMs: raw.timestampMs!,
     sender: normalizeAddress(raw.sender!),
-    type: normalizeType(raw.type!),
+    type: normalizeMoveType(raw.type!),
     json: raw.json as Record<string, unknown>,
   };
 }
