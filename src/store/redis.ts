@@ -2,6 +2,7 @@ import type { Cluster, Redis } from 'ioredis';
 import type { RedisConnection } from './connection';
 import type { Logger } from 'pino';
 import { isOutage } from './errors';
+import { createHitCoalescer } from './hit-coalescer';
 import { deliver } from './local-bus';
 import { ACQUIRE, ADD_MEMBER, HIT, MEMBERS, RELEASE, REMOVE_MEMBER, RENEW, runScript } from './lua';
 import { toCost, toTtl, type HitResult, type MessageHandler, type SharedStore, type Unsubscribe } from './types';
@@ -32,6 +33,10 @@ export function createRedisStore(opts: RedisStoreOptions): RedisStore {
   const channels = new Map<string, Set<MessageHandler>>();
   /** SUBSCRIBE commands in flight, so a second subscriber also waits for the first one. */
   const pending = new Map<string, Promise<void>>();
+  const charge = createHitCoalescer(async (key, windowMs, cost) => {
+    const reply = (await runScript(client, HIT, [k(key)], [toTtl(windowMs, 'windowMs'), toCost(cost)])) as [number, number];
+    return { count: Number(reply[0]), resetMs: Number(reply[1]), share: 1 };
+  });
 
   subscriber.on('message', (channel: string, message: string) => {
     const handlers = channels.get(channel);
@@ -50,8 +55,9 @@ export function createRedisStore(opts: RedisStoreOptions): RedisStore {
     active: 'redis',
 
     async hit(key: string, windowMs: number, cost = 1): Promise<HitResult> {
-      const reply = (await runScript(client, HIT, [k(key)], [toTtl(windowMs, 'windowMs'), toCost(cost)])) as [number, number];
-      return { count: Number(reply[0]), resetMs: Number(reply[1]), share: 1 };
+      toTtl(windowMs, 'windowMs');
+      toCost(cost);
+      return charge(key, windowMs, cost);
     },
 
     async acquireLease(key, holder, ttlMs) {

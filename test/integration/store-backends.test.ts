@@ -89,6 +89,33 @@ for (const backend of backends) {
       expect((await a.hit('hits', 10_000, 0)).count).toBe(55);
     });
 
+    // Redis only: the memory store has no round trips to save.
+    if (backend.name === 'redis')
+      it('coalesces parallel hits on one key into fewer round trips, each count still exact', async () => {
+      const p = prefix();
+      const store = await backend.make(p);
+      const monitor = await new Redis(redisUrl!).monitor();
+      const charges: string[][] = [];
+      monitor.on('monitor', (_time: string, args: string[]) => {
+        if (args[0]?.toLowerCase().startsWith('eval') && args[3] === `${p}busy`) charges.push(args);
+      });
+      try {
+        await store.hit('busy', 10_000); // the script is loaded and the window opened
+        const costs = Array.from({ length: 200 }, (_, i) => (i % 5 === 0 ? 3 : 1));
+        const results = await Promise.all(costs.map((cost) => store.hit('busy', 10_000, cost)));
+        // every caller its own running total, in order, as if charged one by one
+        let total = 1;
+        expect(results.map((r) => r.count)).toEqual(costs.map((cost) => (total += cost)));
+        expect((await store.hit('busy', 10_000, 0)).count).toBe(total);
+        // the monitor reports commands in order: once the last (cost 0) is seen, all were
+        await waitFor(() => charges.at(-1)?.[5] === '0', 5_000, 'the last charge in the monitor');
+        expect(charges.length).toBeLessThan(50);
+        expect(charges.reduce((sum, c) => sum + Number(c[5]), 0)).toBe(total);
+      } finally {
+        monitor.disconnect();
+      }
+    });
+
     it('starts a new window when the old one expires', async () => {
       const store = await backend.make(prefix());
       await store.hit('w', 150);
