@@ -9,6 +9,8 @@ import { roomChannel, type PresenceView, type RoomEvent } from './realtime-event
  */
 export const PRESENCE_LEASE_MS = 15_000;
 export const PRESENCE_HEARTBEAT_MS = 5_000;
+/** Members renewed per store command by the heartbeat. */
+const RENEW_CHUNK = 1_000;
 /** Rooms with local members are recounted this often (catches other replicas' crashes and total changes). */
 const SWEEP_MS = 2_500;
 /** Joins and leaves in a room within this are counted and broadcast once. */
@@ -110,12 +112,21 @@ export function createPresenceService(deps: PresenceDeps): PresenceService {
     void tracked.unlisten.then((stop) => stop());
   }
 
+  /** One write per set (in chunks), not one per connection and set: 10,000 connections renew in a handful of commands. */
   async function renewAll(): Promise<void> {
-    const writes: Array<Promise<number>> = [];
+    const bySet = new Map<string, string[]>([[ALL, []]]);
     for (const conn of connections.values()) {
-      writes.push(store.addMember(ALL, conn.member, leaseMs));
-      for (const room of conn.rooms.keys()) writes.push(store.addMember(roomKey(room), conn.member, leaseMs));
+      bySet.get(ALL)!.push(conn.member);
+      for (const room of conn.rooms.keys()) {
+        const key = roomKey(room);
+        let members = bySet.get(key);
+        if (!members) bySet.set(key, (members = []));
+        members.push(conn.member);
+      }
     }
+    const writes: Array<Promise<number>> = [];
+    for (const [set, members] of bySet)
+      for (let i = 0; i < members.length; i += RENEW_CHUNK) writes.push(store.addMembers(set, members.slice(i, i + RENEW_CHUNK), leaseMs));
     await Promise.all(writes);
   }
 

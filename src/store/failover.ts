@@ -114,6 +114,9 @@ export class FailoverStore implements SharedStore {
   addMember(set: string, member: string, ttlMs: number) {
     return this.run((s) => s.addMember(set, member, ttlMs));
   }
+  addMembers(set: string, members: readonly string[], ttlMs: number) {
+    return this.run((s) => s.addMembers(set, members, ttlMs));
+  }
   removeMember(set: string, member: string) {
     return this.run((s) => s.removeMember(set, member));
   }

@@ -76,6 +76,18 @@ redis.call('PEXPIREAT', KEYS[1], tonumber(last[2]))
 return redis.call('ZCARD', KEYS[1])
 `);
 
+/** KEYS[1] set; ARGV[1] ttl ms, ARGV[2..] members → live count. */
+export const ADD_MEMBERS = script(`${NOW}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local expires = now + tonumber(ARGV[1])
+for i = 2, #ARGV do
+  redis.call('ZADD', KEYS[1], expires, ARGV[i])
+end
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+if last[2] then redis.call('PEXPIREAT', KEYS[1], tonumber(last[2])) end
+return redis.call('ZCARD', KEYS[1])
+`);
+
 /** KEYS[1] set; ARGV[1] member → live count. */
 export const REMOVE_MEMBER = script(`${NOW}
 redis.call('ZREM', KEYS[1], ARGV[1])

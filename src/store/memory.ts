@@ -156,6 +156,24 @@ export function createMemoryStore(opts: MemoryStoreOptions): MemoryStore {
     return entry;
   }
 
+  async function addMembers(set: string, members: readonly string[], ttlMs: number): Promise<number> {
+    const ttl = toTtl(ttlMs);
+    const t = now();
+    let entry = setEntry(set, t);
+    if (!entry) {
+      entry = { type: 'set', members: new Map(), expiresAt: t + ttl, pruneAt: t + ttl };
+      put(set, entry);
+    }
+    for (const member of members) {
+      if (!entry.members.has(member)) weight += 1;
+      entry.members.set(member, t + ttl);
+    }
+    entry.expiresAt = Math.max(entry.expiresAt, t + ttl);
+    entry.pruneAt = Math.min(entry.pruneAt, t + ttl);
+    enforceBudget(set);
+    return entry.members.size;
+  }
+
   const store: MemoryStore = {
     kind: 'memory',
     active: 'memory',
@@ -214,21 +232,8 @@ export function createMemoryStore(opts: MemoryStoreOptions): MemoryStore {
       if (entry?.value === holder) remove(key);
     },
 
-    async addMember(set, member, ttlMs) {
-      const ttl = toTtl(ttlMs);
-      const t = now();
-      let entry = setEntry(set, t);
-      if (!entry) {
-        entry = { type: 'set', members: new Map(), expiresAt: t + ttl, pruneAt: t + ttl };
-        put(set, entry);
-      }
-      if (!entry.members.has(member)) weight += 1;
-      entry.members.set(member, t + ttl);
-      entry.expiresAt = Math.max(entry.expiresAt, t + ttl);
-      entry.pruneAt = Math.min(entry.pruneAt, t + ttl);
-      enforceBudget(set);
-      return entry.members.size;
-    },
+    addMember: (set, member, ttlMs) => addMembers(set, [member], ttlMs),
+    addMembers: (set, members, ttlMs) => addMembers(set, members, ttlMs),
 
     async removeMember(set, member) {
       const t = now();

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { isOutage } from './errors';
 import { createHitCoalescer } from './hit-coalescer';
 import { deliver } from './local-bus';
-import { ACQUIRE, ADD_MEMBER, HIT, MEMBERS, RELEASE, REMOVE_MEMBER, RENEW, runScript } from './lua';
+import { ACQUIRE, ADD_MEMBER, ADD_MEMBERS, HIT, MEMBERS, RELEASE, REMOVE_MEMBER, RENEW, runScript } from './lua';
 import { toCost, toTtl, type HitResult, type MessageHandler, type SharedStore, type Unsubscribe } from './types';
 
 export interface RedisStoreOptions {
@@ -74,6 +74,10 @@ export function createRedisStore(opts: RedisStoreOptions): RedisStore {
 
     async addMember(set, member, ttlMs) {
       return Number(await runScript(client, ADD_MEMBER, [k(set)], [member, toTtl(ttlMs)]));
+    },
+
+    async addMembers(set, members, ttlMs) {
+      return Number(await runScript(client, ADD_MEMBERS, [k(set)], [toTtl(ttlMs), ...members]));
     },
 
     async removeMember(set, member) {

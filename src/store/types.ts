@@ -40,6 +40,8 @@ export interface SharedStore {
 
   /** Adds (or refreshes) a member with its own expiry; returns the live member count. */
   addMember(set: string, member: string, ttlMs: number): Promise<number>;
+  /** Adds (or refreshes) many members with one expiry in one operation (heartbeats); returns the live member count. */
+  addMembers(set: string, members: readonly string[], ttlMs: number): Promise<number>;
   /** Removes a member; returns the live member count. */
   removeMember(set: string, member: string): Promise<number>;
   /** Live members, in no particular order. */

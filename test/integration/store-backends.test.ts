@@ -176,6 +176,18 @@ for (const backend of backends) {
       expect(await a.members('never')).toEqual([]);
     });
 
+    it('renews many members in one call: the renewed outlive the rest', async () => {
+      const [a, b] = await replicas();
+      for (const m of ['m1', 'm2', 'm3']) await a.addMember('hb', m, 200);
+      expect(await b.addMembers('hb', ['m1', 'm3', 'm4'], 60_000)).toBe(4);
+      expect(await a.addMembers('hb', [], 60_000)).toBe(4);
+      await waitFor(async () => (await a.members('hb')).length === 3, 5_000, 'the unrenewed member to expire');
+      expect((await b.members('hb')).sort()).toEqual(['m1', 'm3', 'm4']);
+      const many = Array.from({ length: 2_500 }, (_, i) => `conn-${i}`);
+      expect(await a.addMembers('hb-many', many, 60_000)).toBe(2_500);
+      await expect(a.addMembers('hb', ['x'], 0)).rejects.toThrow(RangeError);
+    });
+
     it('caches values with a ttl and deletes by key and prefix', async () => {
       const [a, b] = await replicas();
       await a.set('c:1', 'one', 5_000);
