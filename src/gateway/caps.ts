@@ -29,6 +29,8 @@ export const DEFAULT_CAPS: ConnectionCaps = {
 /** A connection's membership lease is renewed while it lives, so a crashed replica's entries expire. */
 export const LEASE_TTL_MS = 90_000;
 export const LEASE_RENEW_MS = 30_000;
+/** Connections renewed per store command. */
+const RENEW_CHUNK = 1_000;
 
 export type Scope = 'service' | 'ip' | 'wallet';
 
@@ -39,6 +41,23 @@ export type Scope = 'service' | 'ip' | 'wallet';
 export function createConnectionLeases(store: SharedStore, caps: ConnectionCaps) {
   const key = (scope: Scope, id: string) => (scope === 'service' ? 'ws:conn:service' : `ws:conn:${scope}:${id}`);
   const capOf = (scope: Scope) => (scope === 'service' ? caps.perService : scope === 'ip' ? caps.perIp : caps.perWallet);
+  const held = new Map<string, Array<[Scope, string]>>();
+  let timer: NodeJS.Timeout | undefined;
+
+  async function renewHeld(): Promise<void> {
+    const bySet = new Map<string, string[]>();
+    for (const [connId, scopes] of held)
+      for (const [scope, id] of scopes) {
+        const k = key(scope, id);
+        let members = bySet.get(k);
+        if (!members) bySet.set(k, (members = []));
+        members.push(connId);
+      }
+    const writes: Array<Promise<unknown>> = [];
+    for (const [set, members] of bySet)
+      for (let i = 0; i < members.length; i += RENEW_CHUNK) writes.push(store.addMembers(set, members.slice(i, i + RENEW_CHUNK), LEASE_TTL_MS).catch(() => undefined));
+    await Promise.all(writes);
+  }
 
   return {
     async admit(connId: string, scopes: Array<[Scope, string]>): Promise<Scope | null> {
@@ -54,8 +73,24 @@ export function createConnectionLeases(store: SharedStore, caps: ConnectionCaps)
       }
       return null;
     },
-    async renew(connId: string, scopes: Array<[Scope, string]>): Promise<void> {
-      await Promise.all(scopes.map(([scope, id]) => store.addMember(key(scope, id), connId, LEASE_TTL_MS)));
+    /**
+     * Keeps a live connection's leases renewed (its `scopes` array is read at each pass, so scopes
+     * added later count) until the returned function is called. One pass every LEASE_RENEW_MS for
+     * all connections, one store command per set and 1,000 connections.
+     */
+    hold(connId: string, scopes: Array<[Scope, string]>): () => void {
+      held.set(connId, scopes);
+      if (!timer) {
+        timer = setInterval(() => void renewHeld(), LEASE_RENEW_MS);
+        timer.unref();
+      }
+      return () => {
+        held.delete(connId);
+        if (held.size === 0 && timer) {
+          clearInterval(timer);
+          timer = undefined;
+        }
+      };
     },
     async release(connId: string, scopes: Array<[Scope, string]>): Promise<void> {
       await Promise.all(scopes.map(([scope, id]) => store.removeMember(key(scope, id), connId)));

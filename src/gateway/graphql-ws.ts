@@ -11,7 +11,7 @@ import type { SharedStore } from '../store';
 import type { GraphqlPolicy } from '../graphql/policy';
 import { verifyBearer } from '../http/auth-context';
 import type { PresenceService } from '../services/presence';
-import { createConnectionLeases, LEASE_RENEW_MS, type ConnectionCaps, type Scope } from './caps';
+import { createConnectionLeases, type ConnectionCaps, type Scope } from './caps';
 import { createBroadcastResults } from './broadcast-results';
 import { createEventMeter, refusalOf } from './event-meter';
 import type { GatewayMetrics } from './metrics';
@@ -140,8 +140,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
     extra.socket = socket;
     const meter = createEventMeter(opts.caps);
     opts.metrics.connections.inc({ transport: 'graphql-ws' });
-    const renew = setInterval(() => void leases.renew(extra.connId, extra.scopes).catch(() => undefined), LEASE_RENEW_MS);
-    renew.unref();
+    const unhold = leases.hold(extra.connId, extra.scopes);
     const closed = server.opened(
       {
         protocol: socket.protocol,
@@ -179,7 +178,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
       extra,
     );
     socket.once('close', (code, reason) => {
-      clearInterval(renew);
+      unhold();
       opts.metrics.connections.dec({ transport: 'graphql-ws' });
       void opts.presence.disconnect(extra.connId).catch((err) => opts.logger.warn({ err }, 'failed to leave presence'));
       void leases.release(extra.connId, extra.scopes).catch((err) => opts.logger.warn({ err }, 'failed to release connection lease'));

@@ -12,7 +12,7 @@ import type { AccessClaims } from '../services/tokens';
 import type { RedisConnection, SharedStore } from '../store';
 import { authenticateBearer } from '../http/auth-context';
 import { WS_CLOSE_SERVICE_RESTART } from '../http/drain';
-import { createConnectionLeases, LEASE_RENEW_MS, type ConnectionCaps, type Scope } from './caps';
+import { createConnectionLeases, type ConnectionCaps, type Scope } from './caps';
 import { createEventMeter, refusalOf } from './event-meter';
 import type { GatewayMetrics } from './metrics';
 
@@ -124,8 +124,7 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
     const caller = { wallet: auth?.wallet ?? null, transport: 'websocket' as const };
     const meter = createEventMeter(caps);
     deps.metrics.connections.inc({ transport: 'socket.io' });
-    const renew = setInterval(() => void leases.renew(connId, scopes).catch(() => undefined), LEASE_RENEW_MS);
-    renew.unref();
+    const unhold = leases.hold(connId, scopes);
     void services.presence.connect(connId, caller.wallet).catch((err: unknown) => logger.warn({ err }, 'socket.io: presence connect failed'));
 
     socket.use((packet, next) => {
@@ -175,7 +174,7 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
     on('typing', async (payload) => services.chat.typing(caller, payload));
 
     socket.on('disconnect', () => {
-      clearInterval(renew);
+      unhold();
       deps.metrics.connections.dec({ transport: 'socket.io' });
       for (const room of rooms) exitRoom(room);
       rooms.clear();
