@@ -22,6 +22,11 @@ export const CACHE_HINTS = {
   leaderboards: { maxAge: 10, scope: 'PUBLIC' },
   /** Prices: polled every few minutes (each poll bumps `prices`); `ageSeconds` may lag by this much. */
   prices: { maxAge: 30, scope: 'PUBLIC' },
+  /**
+   * The quest catalogue (campaigns, quests, their lifecycle now): public; edited by operators in the
+   * database, so a change (or a lifecycle boundary) shows within this many seconds.
+   */
+  questCatalogue: { maxAge: 10, scope: 'PUBLIC' },
   /** One wallet's view derived from indexed events (VIP level): cached for that wallet only. */
   walletChainView: { maxAge: 10, scope: 'PRIVATE' },
 } as const satisfies Record<string, CacheHint>;
@@ -31,7 +36,7 @@ export const CACHE_HINTS = {
  * cacheable (an unhinted root field has max-age 0), so its request skips the cache lookup (a
  * round trip to the store). A hinted root field missing here is only never read from the cache.
  */
-const HINTED_ROOT_FIELDS = new Set(['leaderboard', 'leaderboardRank', 'leaderboardNeighbours', 'prices', 'subnameEligibility']);
+const HINTED_ROOT_FIELDS = new Set(['leaderboard', 'leaderboardRank', 'leaderboardNeighbours', 'prices', 'subnameEligibility', 'questCampaigns']);
 
 /** Whether the operation may have a cached response: every root field hinted (fragments at the root: assume yes). */
 function mayBeCached(operation: OperationDefinitionNode | undefined): boolean {

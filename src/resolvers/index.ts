@@ -11,7 +11,7 @@ import { IndexerResolver } from './indexer';
 import { JobsResolver } from './jobs';
 import { LeaderboardEntryResolver, LeaderboardsResolver } from './leaderboards';
 import { PricesResolver } from './prices';
-import { QuestsResolver } from './quests';
+import { QuestCampaignResolver, QuestsResolver } from './quests';
 import { SocialLinksResolver } from './social-links';
 import { SystemResolver } from './system';
 import { UsersResolver } from './users';
@@ -21,7 +21,7 @@ import { OnrampsResolver } from './onramps';
 import { WelcomeWheelResolver } from './welcome-wheel';
 import { NameserviceResolver } from './nameservice';
 
-export const resolvers = [SystemResolver, JobsResolver, AuthResolver, LeaderboardsResolver, BlogResolver, IndexerResolver, ZkLoginResolver, UsersResolver, SocialLinksResolver, QuestsResolver, PricesResolver, GiftsResolver, AnalyticsResolver, OnrampsResolver, WelcomeWheelResolver, NameserviceResolver, ChatResolver, PresenceResolver, LeaderboardEntryResolver, BetActivityResolver] as const;
+export const resolvers = [SystemResolver, JobsResolver, AuthResolver, LeaderboardsResolver, BlogResolver, IndexerResolver, ZkLoginResolver, UsersResolver, SocialLinksResolver, QuestsResolver, PricesResolver, GiftsResolver, AnalyticsResolver, OnrampsResolver, WelcomeWheelResolver, NameserviceResolver, ChatResolver, PresenceResolver, LeaderboardEntryResolver, BetActivityResolver, QuestCampaignResolver] as const;
 
 /** Resolvers are constructed once with the services (see each resolver's constructor). */
 export async function buildGraphqlSchema(opts: { services: Services; pubSub: PubSub }): Promise<GraphQLSchema> {

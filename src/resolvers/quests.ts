@@ -1,5 +1,7 @@
-import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, Field, FieldResolver, Info, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { requireWallet, type GraphqlContext } from '../graphql/context';
+import { cacheHint, CACHE_HINTS } from '../graphql/response-cache';
 import type { Services } from '../services';
 import type { CampaignView, NotClaimableReason, QuestClaimResult, QuestLifecycle, QuestMode, QuestStatus as QuestStatusView, QuestView, TimePeriod } from '../services/quests';
 
@@ -82,7 +84,8 @@ export class QuestsResolver {
   constructor(private readonly services: Services) {}
 
   @Query(() => [QuestCampaign], { description: 'Campaigns and their quests' })
-  questCampaigns(@Ctx() ctx: GraphqlContext): Promise<QuestCampaign[]> {
+  questCampaigns(@Ctx() ctx: GraphqlContext, @Info() info: GraphQLResolveInfo): Promise<QuestCampaign[]> {
+    cacheHint(info, CACHE_HINTS.questCatalogue);
     return this.services.quests.list({ signal: ctx.signal });
   }
 
@@ -130,5 +133,15 @@ export class QuestsResolver {
     @Ctx() ctx: GraphqlContext,
   ): Promise<QuestClaim> {
     return this.services.quests.claim(requireWallet(ctx), { campaignSlug, questKey, periodStart: orUndefined(periodStart), txHash: orUndefined(txHash) });
+  }
+}
+
+/** The catalogue's quests carry the catalogue's cache hint (an unhinted list of objects would make the answer uncacheable). */
+@Resolver(() => QuestCampaign)
+export class QuestCampaignResolver {
+  @FieldResolver(() => [Quest])
+  quests(@Root() campaign: QuestCampaign, @Info() info: GraphQLResolveInfo): Quest[] {
+    cacheHint(info, CACHE_HINTS.questCatalogue);
+    return campaign.quests;
   }
 }

@@ -82,6 +82,19 @@ describe('response cache, invalidation, ETag and persisted queries', () => {
     expect((await get(a, TOP)).body.data.leaderboard).toHaveLength(3);
   });
 
+  it('caches the public quest catalogue, quests included (max-age 10, public), and serves it from the cache', async () => {
+    const catalogue = 'query Catalogue { questCampaigns { slug quests { key lifecycle periodEnd } } }';
+    const first = await get(a, catalogue);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('max-age=10, public');
+    expect(first.body.data.questCampaigns.length).toBeGreaterThan(0);
+    expect(first.body.data.questCampaigns.some((c: { quests: unknown[] }) => c.quests.length > 0)).toBe(true);
+    let again = await get(b, catalogue);
+    for (let i = 0; i < 50 && again.headers.get('age') === null; i++) again = await get(b, catalogue);
+    expect(again.headers.get('age')).not.toBeNull();
+    expect(again.body).toEqual(first.body);
+  });
+
   it('never caches a response with an unhinted field, and answers it no-store', async () => {
     const mixed = 'query Mixed { leaderboard(board: XP, limit: 1) { rank } serverStatus { version } }';
     for (let i = 0; i < 3; i++) {
