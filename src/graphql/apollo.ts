@@ -1,6 +1,6 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import type { KeyvAdapter } from '@apollo/utils.keyvadapter';
+import type { KeyValueCache } from '../store/keyv-cache';
 import { GraphQLError } from 'graphql';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
 import { resolveOperation } from './operation-checks';
@@ -17,7 +17,7 @@ import type { GraphqlPolicy } from './policy';
  * with the policy's, checks the operation once it is known and formats errors with the one
  * formatter. Introspection is blocked by the policy's rules (so Apollo's own switch stays on).
  */
-export function createApollo(policy: GraphqlPolicy, caching: { cache: KeyvAdapter<string>; generations: () => string }): ApolloServer<GraphqlContext> {
+export function createApollo(policy: GraphqlPolicy, caching: { cache: KeyValueCache; generations: () => string }): ApolloServer<GraphqlContext> {
   return new ApolloServer<GraphqlContext>({
     // Execution through compiled plans (./executor.ts); Apollo keeps parsing, validation and plugins.
     gateway: jitGateway(policy.schema, policy.executor),

@@ -1,4 +1,4 @@
-import type { KeyvAdapter } from '@apollo/utils.keyvadapter';
+import type { KeyValueCache } from '../store/keyv-cache';
 import { LRUCache } from 'lru-cache';
 import type { GraphqlPolicy } from './policy';
 
@@ -15,7 +15,7 @@ const PERSISTED_QUERY_TTL_SECONDS = 7 * 24 * 3600;
  * PERSISTED_QUERY_NOT_FOUND, and the client's retry with the full text is refused with the
  * policy's own error. Apollo verifies the hash of every registration.
  */
-export function persistedQueries(policy: GraphqlPolicy, shared: KeyvAdapter<string>) {
+export function persistedQueries(policy: GraphqlPolicy, shared: KeyValueCache) {
   const local = new LRUCache<string, string>({ maxSize: LOCAL_SOURCES_MAX_CHARS, sizeCalculation: (source) => Math.max(1, source.length) });
   const cache = {
     async get(hash: string): Promise<string | undefined> {

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheControl';
-import type { KeyvAdapter } from '@apollo/utils.keyvadapter';
+import type { KeyValueCache } from '../store/keyv-cache';
 import responseCachePlugin from '@apollo/server-plugin-response-cache';
 import { Kind, type GraphQLResolveInfo, type OperationDefinitionNode } from 'graphql';
 import type { GraphqlContext } from './context';
@@ -66,7 +66,7 @@ export function cacheHint(info: GraphQLResolveInfo, hint: CacheHint): void {
  * (`sessionId`) and never stored for anonymous callers; the generations of the data domains are
  * folded into every key, so a bump (indexer commit, price poll) makes older entries unreachable.
  */
-export function responseCachePlugins(opts: { cache: KeyvAdapter<string>; generations: () => string }): ApolloServerPlugin<GraphqlContext>[] {
+export function responseCachePlugins(opts: { cache: KeyValueCache; generations: () => string }): ApolloServerPlugin<GraphqlContext>[] {
   return [
     ApolloServerPluginCacheControl({ defaultMaxAge: 0, calculateHttpHeaders: true }),
     responseCachePlugin<GraphqlContext>({

@@ -7,10 +7,15 @@ import type { SharedStoreOptions } from './index';
 
 /** Entries kept per process when no Redis is configured (persisted queries and cached responses). */
 const MEMORY_MAX_ENTRIES = 5000;
+/** With Redis: this process's own fills kept in memory in front of it, by size. */
+const LOCAL_FILLS_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Apollo's KeyValueCache, as the response cache and persisted queries use it. */
+export type KeyValueCache = Pick<KeyvAdapter<string>, 'get' | 'set' | 'delete'>;
 
 export interface SharedKeyValueCache {
   /** Apollo's KeyValueCache (persisted queries, response cache) over Keyv. */
-  cache: KeyvAdapter<string>;
+  cache: KeyValueCache;
   /** 'redis': every replica reads what one wrote; 'memory': this process only. */
   backend: 'redis' | 'memory';
   close(): Promise<void>;
@@ -56,5 +61,30 @@ export function createSharedKeyValueCache(opts: SharedStoreOptions & { logger: L
   };
   store.on('error', warn);
   keyv.on('error', warn);
-  return { cache: new KeyvAdapter(keyv), backend: 'redis', close: async () => keyv.disconnect() };
+  return { cache: localFillsFirst(new KeyvAdapter(keyv)), backend: 'redis', close: async () => keyv.disconnect() };
+}
+
+/**
+ * What this process writes to the shared cache is also kept here until the same expiry, and read
+ * from here first: a hot entry this replica filled costs no Redis round trip. Entries filled by
+ * other replicas are read from Redis (their remaining time is not known here, so they are not
+ * copied: nothing is served past the expiry it was written with). Invalidation needs nothing more:
+ * cached responses are keyed by the data generations, and persisted queries by their hash.
+ */
+export function localFillsFirst(shared: KeyValueCache): KeyValueCache {
+  const local = new LRUCache<string, string>({ maxSize: LOCAL_FILLS_MAX_BYTES, sizeCalculation: (value, key) => value.length + key.length });
+  return {
+    async get(key) {
+      return local.get(key) ?? shared.get(key);
+    },
+    async set(key, value, opts) {
+      // Apollo's ttl is in seconds; none (persisted queries) means kept until evicted
+      local.set(key, value, opts?.ttl ? { ttl: opts.ttl * 1000 } : {});
+      return shared.set(key, value, opts);
+    },
+    async delete(key) {
+      local.delete(key);
+      return shared.delete(key);
+    },
+  };
 }
