@@ -26,6 +26,13 @@ export interface BroadcastResults {
   direct(args: ExecutionArgs, sink: (payloadJson: string) => void): void;
 }
 
+/**
+ * A room broadcast to 10,000 subscribers must not run 10,000 executions and serializations:
+ * subscribers of the same document, operation and variables get the same result object for the
+ * same event (the fan-out hands every local listener one frozen event), executed and serialized
+ * once, and each subscriber's frame is that JSON in its own `next` envelope, written by its sink.
+ * Operations selecting any field not marked broadcast keep graphql-js's per-subscriber path.
+ */
 export function createBroadcastResults(opts: { onExecuted?: () => void } = {}): BroadcastResults {
   const eligible = new WeakMap<DocumentNode, Map<string | undefined, boolean>>();
   const documentIds = new WeakMap<DocumentNode, number>();
