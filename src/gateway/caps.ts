@@ -1,4 +1,4 @@
-import type { SharedStore } from '../store';
+import { renewMembers, type SharedStore } from '../store';
 
 export interface ConnectionCaps {
   perService: number;
@@ -29,8 +29,6 @@ export const DEFAULT_CAPS: ConnectionCaps = {
 /** A connection's membership lease is renewed while it lives, so a crashed replica's entries expire. */
 export const LEASE_TTL_MS = 90_000;
 export const LEASE_RENEW_MS = 30_000;
-/** Connections renewed per store command. */
-const RENEW_CHUNK = 1_000;
 
 export type Scope = 'service' | 'ip' | 'wallet';
 
@@ -44,20 +42,14 @@ export function createConnectionLeases(store: SharedStore, caps: ConnectionCaps)
   const held = new Map<string, Array<[Scope, string]>>();
   let timer: NodeJS.Timeout | undefined;
 
-  async function renewHeld(): Promise<void> {
-    const bySet = new Map<string, string[]>();
-    for (const [connId, scopes] of held)
-      for (const [scope, id] of scopes) {
-        const k = key(scope, id);
-        let members = bySet.get(k);
-        if (!members) bySet.set(k, (members = []));
-        members.push(connId);
-      }
-    const writes: Array<Promise<unknown>> = [];
-    for (const [set, members] of bySet)
-      for (let i = 0; i < members.length; i += RENEW_CHUNK) writes.push(store.addMembers(set, members.slice(i, i + RENEW_CHUNK), LEASE_TTL_MS).catch(() => undefined));
-    await Promise.all(writes);
-  }
+  const renewHeld = () =>
+    renewMembers(
+      store,
+      (add) => {
+        for (const [connId, scopes] of held) for (const [scope, id] of scopes) add(key(scope, id), connId);
+      },
+      LEASE_TTL_MS,
+    ).catch(() => undefined);
 
   return {
     async admit(connId: string, scopes: Array<[Scope, string]>): Promise<Scope | null> {

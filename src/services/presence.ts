@@ -1,4 +1,4 @@
-import type { SharedStore } from '../store';
+import { renewMembers, type SharedStore } from '../store';
 import type { Fanout } from '../store/fanout';
 import type { Logger } from '../observability/logger';
 import { roomChannel, type PresenceView, type RoomEvent } from './realtime-events';
@@ -9,8 +9,6 @@ import { roomChannel, type PresenceView, type RoomEvent } from './realtime-event
  */
 export const PRESENCE_LEASE_MS = 15_000;
 export const PRESENCE_HEARTBEAT_MS = 5_000;
-/** Members renewed per store command by the heartbeat. */
-const RENEW_CHUNK = 1_000;
 /** Rooms with local members are recounted this often (catches other replicas' crashes and total changes). */
 const SWEEP_MS = 2_500;
 /** Joins and leaves in a room within this are counted and broadcast once. */
@@ -113,21 +111,17 @@ export function createPresenceService(deps: PresenceDeps): PresenceService {
   }
 
   /** One write per set (in chunks), not one per connection and set: 10,000 connections renew in a handful of commands. */
-  async function renewAll(): Promise<void> {
-    const bySet = new Map<string, string[]>([[ALL, []]]);
-    for (const conn of connections.values()) {
-      bySet.get(ALL)!.push(conn.member);
-      for (const room of conn.rooms.keys()) {
-        const key = roomKey(room);
-        let members = bySet.get(key);
-        if (!members) bySet.set(key, (members = []));
-        members.push(conn.member);
-      }
-    }
-    const writes: Array<Promise<number>> = [];
-    for (const [set, members] of bySet)
-      for (let i = 0; i < members.length; i += RENEW_CHUNK) writes.push(store.addMembers(set, members.slice(i, i + RENEW_CHUNK), leaseMs));
-    await Promise.all(writes);
+  function renewAll(): Promise<void> {
+    return renewMembers(
+      store,
+      (add) => {
+        for (const conn of connections.values()) {
+          add(ALL, conn.member);
+          for (const room of conn.rooms.keys()) add(roomKey(room), conn.member);
+        }
+      },
+      leaseMs,
+    );
   }
 
   const heartbeat = setInterval(() => renewAll().catch((err: unknown) => logger.warn({ err }, 'presence heartbeat failed')), deps.heartbeatMs ?? PRESENCE_HEARTBEAT_MS);

@@ -10,6 +10,7 @@ export { createMemoryStore, type MemoryStore } from './memory';
 export { FailoverStore } from './failover';
 export { createPubSub, type StorePubSub } from './pubsub';
 export { connectRedis, type RedisConnection } from './connection';
+export { renewMembers } from './renew-members';
 
 /** The Redis address and timeouts (./connection.ts; `cacheStore: 'redis'` selects Redis when `url` or `host` is given, anything else is per-process memory), and: */
 export interface SharedStoreOptions extends RedisAddressOptions {
