@@ -67,15 +67,6 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `;
 
-/** KEYS[1] set; ARGV[1] member, ARGV[2] ttl ms → live count. */
-export const ADD_MEMBER = script(`${NOW}
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
-local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-redis.call('PEXPIREAT', KEYS[1], tonumber(last[2]))
-return redis.call('ZCARD', KEYS[1])
-`);
-
 /** KEYS[1] set; ARGV[1] ttl ms, ARGV[2..] members → live count. */
 export const ADD_MEMBERS = script(`${NOW}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)

@@ -233,7 +233,7 @@ export function createMemoryStore(opts: MemoryStoreOptions): MemoryStore {
     },
 
     addMember: (set, member, ttlMs) => addMembers(set, [member], ttlMs),
-    addMembers: (set, members, ttlMs) => addMembers(set, members, ttlMs),
+    addMembers,
 
     async removeMember(set, member) {
       const t = now();

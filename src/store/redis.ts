@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { isOutage } from './errors';
 import { createHitCoalescer } from './hit-coalescer';
 import { deliver } from './local-bus';
-import { ACQUIRE, ADD_MEMBER, ADD_MEMBERS, HIT, MEMBERS, RELEASE, REMOVE_MEMBER, RENEW, runScript } from './lua';
+import { ACQUIRE, ADD_MEMBERS, HIT, MEMBERS, RELEASE, REMOVE_MEMBER, RENEW, runScript } from './lua';
 import { toCost, toTtl, type HitResult, type MessageHandler, type SharedStore, type Unsubscribe } from './types';
 
 export interface RedisStoreOptions {
@@ -33,8 +33,9 @@ export function createRedisStore(opts: RedisStoreOptions): RedisStore {
   const channels = new Map<string, Set<MessageHandler>>();
   /** SUBSCRIBE commands in flight, so a second subscriber also waits for the first one. */
   const pending = new Map<string, Promise<void>>();
+  // Arguments are checked by `hit` before they join a batch.
   const charge = createHitCoalescer(async (key, windowMs, cost) => {
-    const reply = (await runScript(client, HIT, [k(key)], [toTtl(windowMs, 'windowMs'), toCost(cost)])) as [number, number];
+    const reply = (await runScript(client, HIT, [k(key)], [windowMs, cost])) as [number, number];
     return { count: Number(reply[0]), resetMs: Number(reply[1]), share: 1 };
   });
 
@@ -55,9 +56,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisStore {
     active: 'redis',
 
     async hit(key: string, windowMs: number, cost = 1): Promise<HitResult> {
-      toTtl(windowMs, 'windowMs');
-      toCost(cost);
-      return charge(key, windowMs, cost);
+      return charge(key, toTtl(windowMs, 'windowMs'), toCost(cost));
     },
 
     async acquireLease(key, holder, ttlMs) {
@@ -72,9 +71,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisStore {
       await runScript(client, RELEASE, [k(key)], [holder]);
     },
 
-    async addMember(set, member, ttlMs) {
-      return Number(await runScript(client, ADD_MEMBER, [k(set)], [member, toTtl(ttlMs)]));
-    },
+    addMember: (set, member, ttlMs) => store.addMembers(set, [member], ttlMs),
 
     async addMembers(set, members, ttlMs) {
       return Number(await runScript(client, ADD_MEMBERS, [k(set)], [toTtl(ttlMs), ...members]));

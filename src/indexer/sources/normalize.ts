@@ -12,7 +12,6 @@ export interface RawEvent {
   json: unknown;
 }
 
-
 const NORMALIZED_ADDRESS = /^0x[0-9a-f]{64}$/;
 
 /** normalizeSuiAddress with a fast path for the already normalized form the SDK hands over. */
