@@ -27,7 +27,7 @@ export function createApollo(policy: GraphqlPolicy, caching: { cache: KeyValueCa
     includeStacktraceInErrorResponses: false,
     formatError: policy.formatError,
     // The policy plugin first: a cached response is only served to an operation the policy accepts.
-    plugins: [policyPlugin(policy), ...responseCachePlugins(caching)],
+    plugins: [policyPlugin(policy), ...responseCachePlugins(policy.schema, caching)],
     // Persisted queries and cached responses live in the shared store (every replica sees them).
     cache: caching.cache,
     persistedQueries: persistedQueries(policy, caching.cache),

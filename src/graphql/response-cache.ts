@@ -1,17 +1,14 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheControl';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { KeyValueCache } from '../store/keyv-cache';
 import responseCachePlugin from '@apollo/server-plugin-response-cache';
-import { Kind, type GraphQLResolveInfo, type OperationDefinitionNode } from 'graphql';
+import { Kind, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { cachePolicyPlugin, type CacheHint } from './cache-policy';
 import type { GraphqlContext } from './context';
 
-export interface CacheHint {
-  maxAge: number;
-  scope?: 'PUBLIC' | 'PRIVATE';
-}
-
 /**
- * The cache hints of the read path (seconds). Public reads are short because a browser or CDN
+ * The cache hints of the read path (seconds), set on fields with
+ * `@Directive(cacheControl(CACHE_HINTS.…))` (./cache-policy.ts). Public reads are short because a browser or CDN
  * keeps them for max-age whatever we invalidate; our own cache is emptied at once by the
  * generation bump (services/read-cache.ts). Per-wallet reads are PRIVATE (cached per wallet) or
  * not hinted at all: an unhinted root or object field has max-age 0, which makes the whole
@@ -32,7 +29,7 @@ export const CACHE_HINTS = {
 } as const satisfies Record<string, CacheHint>;
 
 /**
- * Root fields whose resolvers set a hint (above). An operation with any other root field cannot be
+ * Root fields with a hint (above). An operation with any other root field cannot be
  * cacheable (an unhinted root field has max-age 0), so its request skips the cache lookup (a
  * round trip to the store). A hinted root field missing here is only never read from the cache.
  */
@@ -52,23 +49,16 @@ function mayBeCached(operation: OperationDefinitionNode | undefined): boolean {
 }
 
 /**
- * Sets a field's cache hint under Apollo's cache-control plugin (HTTP); a no-op elsewhere (the
- * websocket transport runs without it).
- */
-export function cacheHint(info: GraphQLResolveInfo, hint: CacheHint): void {
-  (info as GraphQLResolveInfo & { cacheControl?: { setCacheHint(hint: CacheHint): void } }).cacheControl?.setCacheHint(hint);
-}
-
-/**
- * Apollo's cache-control plugin (computes the response's policy from the hints and sets the
- * `Cache-Control` header) and its full-response cache, stored in the shared key-value cache so
+ * The cache-control plugin (computes the response's policy from the hints and sets the
+ * `Cache-Control` header; ours in place of Apollo's, see ./cache-policy.ts) and Apollo's full-response cache, stored in the shared key-value cache so
  * one replica's fill serves all. PRIVATE responses are keyed by the authenticated wallet
  * (`sessionId`) and never stored for anonymous callers; the generations of the data domains are
  * folded into every key, so a bump (indexer commit, price poll) makes older entries unreachable.
  */
-export function responseCachePlugins(opts: { cache: KeyValueCache; generations: () => string }): ApolloServerPlugin<GraphqlContext>[] {
+export function responseCachePlugins(schema: GraphQLSchema, opts: { cache: KeyValueCache; generations: () => string }): ApolloServerPlugin<GraphqlContext>[] {
   return [
-    ApolloServerPluginCacheControl({ defaultMaxAge: 0, calculateHttpHeaders: true }),
+    ApolloServerPluginCacheControlDisabled(),
+    cachePolicyPlugin<GraphqlContext>(schema, { defaultMaxAge: 0 }),
     responseCachePlugin<GraphqlContext>({
       cache: opts.cache,
       sessionId: async (rc) => rc.contextValue.auth?.wallet ?? null,

@@ -82,9 +82,6 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const apollo = createApollo(policy, { cache: responseCache.cache, generations: services.readCache.generations });
   await apollo.start();
   app.addHook('onClose', async () => apollo.stop());
-  // Apollo wraps the schema's resolvers for the cache-control hints on its first execution: done
-  // now, so no compiled plan (shared with the websocket gateway) captures them unwrapped.
-  await apollo.executeOperation({ query: '{ __typename }' }, { contextValue: policy.context({ requestId: 'warm-up', ip: '127.0.0.1', auth: null, transport: 'http' }) });
   registerEtags(app);
   const context = (request: FastifyRequest): GraphqlContext =>
     policy.context({ requestId: request.id, ip: request.ip, auth: request.auth, operator: request.operator, transport: 'http', signal: requestSignal(request) });

@@ -50,10 +50,9 @@ export async function registerOpenApi(app: FastifyInstance, opts: { version: str
   });
 
   await app.register(async (docs) => {
-    // @fastify/helmet reads a route's policy from `config.helmet` (its own onRoute hook copies a
-    // route's `helmet` option there, but runs before this scope's hook, so this sets the config).
+    // The docs pages' security headers (read per request by ./security.ts).
     docs.addHook('onRoute', (route) => {
-      route.config = Object.assign({}, route.config, { helmet: htmlPagePolicy(DOCS_PAGE_CSP) });
+      route.config = { ...route.config, securityHeaders: htmlPagePolicy(DOCS_PAGE_CSP) };
     });
     await docs.register(swaggerUi, { routePrefix: OPENAPI_DOCS_PATH, uiConfig: { deepLinking: true } });
   });

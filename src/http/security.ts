@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import helmet from '@fastify/helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { Config } from '../config';
 
@@ -33,13 +33,29 @@ export const APOLLO_LANDING_PAGE_CSP: CspDirectives = {
   'frame-ancestors': ["'none'"],
 };
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** This route's security headers over the API's (helmet options), or `false` for none of ours. */
+    securityHeaders?: HelmetOptions | false;
+  }
+}
+
 /**
- * A route serving HTML sets its own policy through its route options (kept in route config):
- * `app.get('/api/docs', { helmet: htmlPagePolicy({ 'default-src': ["'self'"], … }) }, …)`.
+ * A route serving HTML sets its own policy in its route config:
+ * `app.get('/api/docs', { config: { securityHeaders: htmlPagePolicy({ 'default-src': ["'self'"], … }) } }, …)`.
  */
-export function htmlPagePolicy(directives: CspDirectives) {
+export function htmlPagePolicy(directives: CspDirectives): HelmetOptions {
   return { contentSecurityPolicy: { useDefaults: false, directives: { 'frame-ancestors': ["'none'"], ...directives } } };
 }
+
+/** The API's headers: nothing loads from or frames a JSON answer. */
+const API_HEADERS: HelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: API_CSP },
+  frameguard: { action: 'deny' },
+  referrerPolicy: { policy: 'no-referrer' },
+  // Only over https (TLS, or x-forwarded-proto from a trusted proxy): set per request below.
+  strictTransportSecurity: false,
+};
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 
@@ -58,22 +74,29 @@ const CORS_EXPOSED_HEADERS = ['retry-after', 'ratelimit-limit', 'ratelimit-remai
  * them too, and preflights are answered before admission charges anything.
  */
 export async function registerSecurity(app: FastifyInstance, http: Pick<Config['http'], 'corsOrigins'>): Promise<void> {
-  // Before helmet's own onRoute hook, which turns a route's `helmet` option into its config.
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (route.url === '/graphql' && methods.includes('GET') && route.helmet === undefined) route.helmet = htmlPagePolicy(APOLLO_LANDING_PAGE_CSP);
+    const own = route.config?.securityHeaders;
+    if (route.url === '/graphql' && methods.includes('GET') && own === undefined) route.config = { ...route.config, securityHeaders: htmlPagePolicy(APOLLO_LANDING_PAGE_CSP) };
     // The proxied blog (./blog-proxy.ts) sends its own policy and headers; the API's JSON CSP would break its pages.
-    if (isBlogPath(route.url)) route.helmet = false;
+    if (isBlogPath(route.url)) route.config = { ...route.config, securityHeaders: false };
   });
-  await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: API_CSP },
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'no-referrer' },
-    // Only over https (TLS, or x-forwarded-proto from a trusted proxy): set below.
-    strictTransportSecurity: false,
-  });
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.protocol === 'https' && !isBlogPath(request.routeOptions.url)) reply.header('strict-transport-security', HSTS);
+  // helmet builds its header middleware once per policy (@fastify/helmet rebuilds it, parsing the
+  // policy again, on every request): the API's at start, a route's own on its first request (a
+  // later scope's onRoute hook may still set it, see ./openapi.ts).
+  const apiHeaders = helmet(API_HEADERS);
+  const routeHeaders = new WeakMap<HelmetOptions, ReturnType<typeof helmet>>();
+  const headersFor = (policy: HelmetOptions) => {
+    let apply = routeHeaders.get(policy);
+    if (!apply) routeHeaders.set(policy, (apply = helmet({ ...API_HEADERS, ...policy } as HelmetOptions)));
+    return apply;
+  };
+  app.addHook('onRequest', (request, reply, done) => {
+    const policy = request.routeOptions.config?.securityHeaders;
+    if (policy === false) return done();
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    // helmet 8 only ever calls `next()` without an error (it throws instead).
+    (policy ? headersFor(policy) : apiHeaders)(request.raw, reply.raw, done as (err?: unknown) => void);
   });
 
   const allowed = new Set(http.corsOrigins);

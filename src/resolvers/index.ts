@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { buildSchema, type PubSub } from 'type-graphql';
-import type { GraphQLSchema } from 'graphql';
+import { specifiedDirectives, type GraphQLSchema } from 'graphql';
+import { cacheControlDirective } from '../graphql/cache-policy';
 import type { Services } from '../services';
 import { AuthResolver } from './auth';
 import { BlogResolver } from './blog';
@@ -11,7 +12,7 @@ import { IndexerResolver } from './indexer';
 import { JobsResolver } from './jobs';
 import { LeaderboardEntryResolver, LeaderboardsResolver } from './leaderboards';
 import { PricesResolver } from './prices';
-import { QuestCampaignResolver, QuestsResolver } from './quests';
+import { QuestsResolver } from './quests';
 import { SocialLinksResolver } from './social-links';
 import { SystemResolver } from './system';
 import { UsersResolver } from './users';
@@ -21,7 +22,7 @@ import { OnrampsResolver } from './onramps';
 import { WelcomeWheelResolver } from './welcome-wheel';
 import { NameserviceResolver } from './nameservice';
 
-export const resolvers = [SystemResolver, JobsResolver, AuthResolver, LeaderboardsResolver, BlogResolver, IndexerResolver, ZkLoginResolver, UsersResolver, SocialLinksResolver, QuestsResolver, PricesResolver, GiftsResolver, AnalyticsResolver, OnrampsResolver, WelcomeWheelResolver, NameserviceResolver, ChatResolver, PresenceResolver, LeaderboardEntryResolver, BetActivityResolver, QuestCampaignResolver] as const;
+export const resolvers = [SystemResolver, JobsResolver, AuthResolver, LeaderboardsResolver, BlogResolver, IndexerResolver, ZkLoginResolver, UsersResolver, SocialLinksResolver, QuestsResolver, PricesResolver, GiftsResolver, AnalyticsResolver, OnrampsResolver, WelcomeWheelResolver, NameserviceResolver, ChatResolver, PresenceResolver, LeaderboardEntryResolver, BetActivityResolver] as const;
 
 /** Resolvers are constructed once with the services (see each resolver's constructor). */
 export async function buildGraphqlSchema(opts: { services: Services; pubSub: PubSub }): Promise<GraphQLSchema> {
@@ -30,6 +31,8 @@ export async function buildGraphqlSchema(opts: { services: Services; pubSub: Pub
     resolvers,
     pubSub: opts.pubSub,
     validate: false,
+    // The cache hints' directive (resolvers set it with @Directive(cacheControl(…))).
+    directives: [...specifiedDirectives, cacheControlDirective],
     container: {
       get(cls: new (services: Services) => unknown) {
         if (!instances.has(cls)) instances.set(cls, new cls(opts.services));

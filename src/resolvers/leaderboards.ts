@@ -1,7 +1,7 @@
-import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Ctx, Field, FieldResolver, Info, Int, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
+import { Arg, Ctx, Directive, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
 import type { GraphqlContext } from '../graphql/context';
-import { CACHE_HINTS, cacheHint } from '../graphql/response-cache';
+import { cacheControl } from '../graphql/cache-policy';
+import { CACHE_HINTS } from '../graphql/response-cache';
 import type { Services } from '../services';
 import { BOARDS, type Board } from '../services/leaderboards';
 import { BetActivity } from './analytics';
@@ -26,6 +26,7 @@ class LeaderboardEntry {
 export class LeaderboardsResolver {
   constructor(private readonly services: Services) {}
 
+  @Directive(cacheControl(CACHE_HINTS.leaderboards))
   @Query(() => [LeaderboardEntry], { description: 'Top entries of a leaderboard (limit 1–100)' })
   leaderboard(
     @Arg('board', () => LeaderboardBoard) board: Board,
@@ -33,12 +34,11 @@ export class LeaderboardsResolver {
     @Arg('coinType', () => String, { nullable: true }) coinType: string | undefined,
     @Arg('week', () => String, { nullable: true, description: 'YYYY-MM-DD inside the UTC week (weekly board)' }) week: string | undefined,
     @Ctx() ctx: GraphqlContext,
-    @Info() info: GraphQLResolveInfo,
   ): Promise<LeaderboardEntry[]> {
-    cacheHint(info, CACHE_HINTS.leaderboards);
     return this.services.leaderboards.top({ board, limit, coinType: coinType ?? undefined, week: week ?? undefined }, { signal: ctx.signal });
   }
 
+  @Directive(cacheControl(CACHE_HINTS.leaderboards))
   @Query(() => LeaderboardEntry, { nullable: true, description: "A player's rank on a leaderboard" })
   leaderboardRank(
     @Arg('board', () => LeaderboardBoard) board: Board,
@@ -46,12 +46,11 @@ export class LeaderboardsResolver {
     @Arg('coinType', () => String, { nullable: true }) coinType: string | undefined,
     @Arg('week', () => String, { nullable: true }) week: string | undefined,
     @Ctx() ctx: GraphqlContext,
-    @Info() info: GraphQLResolveInfo,
   ): Promise<LeaderboardEntry | null> {
-    cacheHint(info, CACHE_HINTS.leaderboards);
     return this.services.leaderboards.rankOf({ board, player, coinType: coinType ?? undefined, week: week ?? undefined }, { signal: ctx.signal });
   }
 
+  @Directive(cacheControl(CACHE_HINTS.leaderboards))
   @Query(() => [LeaderboardEntry], { description: "A player's entry with up to `count` entries above and below it (empty when not on the board)" })
   leaderboardNeighbours(
     @Arg('board', () => LeaderboardBoard) board: Board,
@@ -60,9 +59,7 @@ export class LeaderboardsResolver {
     @Arg('coinType', () => String, { nullable: true }) coinType: string | undefined,
     @Arg('week', () => String, { nullable: true }) week: string | undefined,
     @Ctx() ctx: GraphqlContext,
-    @Info() info: GraphQLResolveInfo,
   ): Promise<LeaderboardEntry[]> {
-    cacheHint(info, CACHE_HINTS.leaderboards);
     return this.services.leaderboards.neighbours({ board, player, count, coinType: coinType ?? undefined, week: week ?? undefined }, { signal: ctx.signal });
   }
 }
@@ -70,9 +67,9 @@ export class LeaderboardsResolver {
 /** Per-row details of a leaderboard, each level batched per operation (resolvers/loaders.ts). */
 @Resolver(() => LeaderboardEntry)
 export class LeaderboardEntryResolver {
+  @Directive(cacheControl(CACHE_HINTS.leaderboards))
   @FieldResolver(() => [BetActivity], { description: "The player's newest bets (limit 1–100), all coins" })
-  recentBets(@Root() entry: LeaderboardEntry, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: GraphqlContext, @Info() info: GraphQLResolveInfo): Promise<BetActivity[]> {
-    cacheHint(info, CACHE_HINTS.leaderboards);
+  recentBets(@Root() entry: LeaderboardEntry, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number, @Ctx() ctx: GraphqlContext): Promise<BetActivity[]> {
     return loadersOf(ctx).recentBets(limit).load(entry.player);
   }
 

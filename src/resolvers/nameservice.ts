@@ -1,6 +1,6 @@
-import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Ctx, Field, Info, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { CACHE_HINTS, cacheHint } from '../graphql/response-cache';
+import { Arg, Ctx, Directive, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { cacheControl } from '../graphql/cache-policy';
+import { CACHE_HINTS } from '../graphql/response-cache';
 import { requireWallet, type GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
 import type { Subname as SubnameRecord, SubnameEligibility as EligibilityRecord, SubnameStatus } from '../services/nameservice';
@@ -35,8 +35,8 @@ export class NameserviceResolver {
   }
 
   @Query(() => SubnameEligibility, { description: "Whether the caller's VIP level allows a sub-name (needs the access token)" })
-  subnameEligibility(@Ctx() ctx: GraphqlContext, @Info() info: GraphQLResolveInfo): Promise<SubnameEligibility> {
-    cacheHint(info, CACHE_HINTS.walletChainView);
+  @Directive(cacheControl(CACHE_HINTS.walletChainView))
+  subnameEligibility(@Ctx() ctx: GraphqlContext): Promise<SubnameEligibility> {
     return this.services.nameservice.eligibility(requireWallet(ctx));
   }
 

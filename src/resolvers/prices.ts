@@ -1,6 +1,6 @@
-import type { GraphQLResolveInfo } from 'graphql';
-import { Field, Info, Int, ObjectType, Query, Resolver } from 'type-graphql';
-import { CACHE_HINTS, cacheHint } from '../graphql/response-cache';
+import { Directive, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import { cacheControl } from '../graphql/cache-policy';
+import { CACHE_HINTS } from '../graphql/response-cache';
 import type { Services } from '../services';
 import type { PricesView } from '../services/prices';
 
@@ -26,8 +26,8 @@ export class PricesResolver {
   constructor(private readonly services: Services) {}
 
   @Query(() => Prices, { description: 'Cached USD prices (never fetched on request); SERVICE_UNAVAILABLE before the first poll' })
-  prices(@Info() info: GraphQLResolveInfo): Promise<PricesView> {
-    cacheHint(info, CACHE_HINTS.prices);
+  @Directive(cacheControl(CACHE_HINTS.prices))
+  prices(): Promise<PricesView> {
     return this.services.prices.current();
   }
 }

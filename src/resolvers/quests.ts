@@ -1,7 +1,7 @@
-import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Ctx, Field, FieldResolver, Info, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Directive, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { requireWallet, type GraphqlContext } from '../graphql/context';
-import { cacheHint, CACHE_HINTS } from '../graphql/response-cache';
+import { cacheControl } from '../graphql/cache-policy';
+import { CACHE_HINTS } from '../graphql/response-cache';
 import type { Services } from '../services';
 import type { CampaignView, NotClaimableReason, QuestClaimResult, QuestLifecycle, QuestMode, QuestStatus as QuestStatusView, QuestView, TimePeriod } from '../services/quests';
 
@@ -33,7 +33,10 @@ class QuestCampaign implements CampaignView {
   @Field(() => String, { description: 'ISO 8601' }) startAt!: string;
   @Field(() => String, { description: 'ISO 8601, exclusive' }) endAt!: string;
   @Field(() => Boolean, { description: 'true: statuses only, claims are made with the partner' }) managesClaims!: boolean;
-  @Field(() => [Quest]) quests!: Quest[];
+  /** The catalogue's hint: an unhinted list of objects would make the answer uncacheable. */
+  @Directive(cacheControl(CACHE_HINTS.questCatalogue))
+  @Field(() => [Quest])
+  quests!: Quest[];
 }
 
 @ObjectType({ description: "A player's status of one quest in the current period", simpleResolvers: true })
@@ -84,8 +87,8 @@ export class QuestsResolver {
   constructor(private readonly services: Services) {}
 
   @Query(() => [QuestCampaign], { description: 'Campaigns and their quests' })
-  questCampaigns(@Ctx() ctx: GraphqlContext, @Info() info: GraphQLResolveInfo): Promise<QuestCampaign[]> {
-    cacheHint(info, CACHE_HINTS.questCatalogue);
+  @Directive(cacheControl(CACHE_HINTS.questCatalogue))
+  questCampaigns(@Ctx() ctx: GraphqlContext): Promise<QuestCampaign[]> {
     return this.services.quests.list({ signal: ctx.signal });
   }
 
@@ -133,15 +136,5 @@ export class QuestsResolver {
     @Ctx() ctx: GraphqlContext,
   ): Promise<QuestClaim> {
     return this.services.quests.claim(requireWallet(ctx), { campaignSlug, questKey, periodStart: orUndefined(periodStart), txHash: orUndefined(txHash) });
-  }
-}
-
-/** The catalogue's quests carry the catalogue's cache hint (an unhinted list of objects would make the answer uncacheable). */
-@Resolver(() => QuestCampaign)
-export class QuestCampaignResolver {
-  @FieldResolver(() => [Quest])
-  quests(@Root() campaign: QuestCampaign, @Info() info: GraphQLResolveInfo): Quest[] {
-    cacheHint(info, CACHE_HINTS.questCatalogue);
-    return campaign.quests;
   }
 }
