@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Registry } from 'prom-client';
 import type { KindKey } from '../chain-events/kinds';
@@ -32,6 +33,8 @@ export { QUEST_MODES, type QuestMode, type QuestLifecycle, type TimePeriod };
 
 /** Most checks one batch status request may carry. */
 export const MAX_STATUS_CHECKS = 50;
+/** How stale a campaign row a status read may use (operators edit campaigns in the database; the catalogue's own cache hint is 10 s). */
+const CAMPAIGN_READ_TTL_MS = 5_000;
 
 export interface QuestView {
   key: string;
@@ -193,8 +196,18 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
     throw new AppError(code, message, { reason, ...details });
   }
 
-  async function loadCampaign(campaignSlug: string): Promise<CampaignRow> {
-    const row = await deps.db.prisma.campaign.findUnique({ where: { slug: campaignSlug } });
+  /**
+   * Status reads take a campaign row at most CAMPAIGN_READ_TTL_MS old (concurrent misses share one
+   * query, unknown slugs are remembered too); a claim always reads it fresh.
+   */
+  const campaignRows = new LRUCache<string, { row: CampaignRow | null }>({
+    max: 1000,
+    ttl: CAMPAIGN_READ_TTL_MS,
+    fetchMethod: async (slug) => ({ row: await deps.db.prisma.campaign.findUnique({ where: { slug } }) }),
+  });
+
+  async function loadCampaign(campaignSlug: string, opts: { fresh?: boolean } = {}): Promise<CampaignRow> {
+    const row = opts.fresh ? await deps.db.prisma.campaign.findUnique({ where: { slug: campaignSlug } }) : (await campaignRows.fetch(campaignSlug))!.row;
     if (!row) throw new AppError('NOT_FOUND', `No campaign "${campaignSlug}"`, { reason: 'unknown_campaign', campaignSlug });
     return row;
   }
@@ -418,7 +431,7 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
         let campaign: CampaignRow;
         let quest: QuestDefinition;
         try {
-          campaign = await loadCampaign(input.campaignSlug);
+          campaign = await loadCampaign(input.campaignSlug, { fresh: true });
           quest = findQuest(campaign.slug, input.questKey);
         } catch (err) {
           metrics.refusals.inc({ reason: String((err as AppError).details?.reason ?? 'unknown') });
