@@ -2,7 +2,7 @@
 // Sections (all by default; --only takes scenario names, groups or sections, comma-separated):
 //   reference   every scenario against our API and the reference servers (bench/reference/run.ts):
 //               trivial, top100 (top100-xp, top100-bet, top100-weekly-bet, top100-referral), rank,
-//               quests (quest-list, quest-status), nested
+//               quests (quest-list, quest-status), nested, blog (blog-list: the blog's CMS on its own database)
 //   growth      rank and top-100 at 10,000 / 100,000 / 1,000,000 rows (bench/growth.ts)
 //   admission   the admission layer on vs off (raw trivial route on our API)
 //   fanout      realtime fan-out to 10,000 graphql-ws subscribers (bench/fanout.ts)
@@ -15,7 +15,7 @@ import { GROWTH_SIZES, benchGrowth } from './growth';
 import { benchIngest } from './ingest';
 import { runLoad, type LoadResult } from './load';
 import { benchReference, startChild, stopChild } from './reference/run';
-import { prepareBenchDatabase } from './seed';
+import { prepareBenchDatabase, prepareBlogDatabase } from './seed';
 
 const { values: args } = parseArgs({
   options: { only: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' } },
@@ -34,7 +34,8 @@ const databaseUrl = process.env.DATABASE_URL;
 process.stdout.write(`bench: ${connections} connections, ${durationMs} ms per measurement after ${warmupMs} ms warm-up${only ? `, only ${[...only].join(',')}` : ''}\n`);
 if (databaseUrl) {
   const benchDatabaseUrl = await prepareBenchDatabase(databaseUrl, { growthSizes: wants('growth') ? growthSizes : [], log: (l) => process.stdout.write(`${l}\n`) });
-  print(await benchReference({ benchDatabaseUrl, selected: (s) => wants('reference', s.name, s.group), connections, durationMs, warmupMs, rounds }));
+  const blogDatabaseUrl = wants('reference', 'blog', 'blog-list') ? await prepareBlogDatabase(databaseUrl, { log: (l) => process.stdout.write(`${l}\n`) }) : undefined;
+  print(await benchReference({ benchDatabaseUrl, blogDatabaseUrl, selected: (s) => wants('reference', s.name, s.group), connections, durationMs, warmupMs, rounds }));
   if (wants('growth')) print(await benchGrowth({ benchDatabaseUrl, sizes: growthSizes, connections, durationMs, warmupMs }));
   if (wants('admission')) print(await benchAdmission(benchDatabaseUrl));
 } else {

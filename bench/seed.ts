@@ -2,7 +2,9 @@
 // and seeded with plain SQL: 100,000 players per leaderboard, 1,000,000 bet events, 100,000
 // profiles, today's quest progress, and the growth boards. Each data set is recorded in
 // bench_seed with its size (and its week or day where it depends on the date), so a later run
-// reuses what is already there and seeding is paid once per machine.
+// reuses what is already there and seeding is paid once per machine. The blog CMS's posts live in
+// their own database (platform_bench_blog), migrated by Payload and seeded the same way.
+import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import pino from 'pino';
 import { normalizeStructTag } from '@mysten/sui/utils';
@@ -24,6 +26,23 @@ export function benchDatabaseUrl(databaseUrl: string): string {
   url.pathname = '/platform_bench';
   return url.toString();
 }
+
+/** The blog CMS's bench database beside the bench database (BENCH_BLOG_DATABASE_URL wins when set). */
+export function benchBlogDatabaseUrl(databaseUrl: string): string {
+  if (process.env.BENCH_BLOG_DATABASE_URL) return process.env.BENCH_BLOG_DATABASE_URL;
+  const url = new URL(databaseUrl);
+  url.pathname = '/platform_bench_blog';
+  return url.toString();
+}
+
+/** Published posts in the blog's bench database (and a few drafts, which no list shows). */
+export const BLOG_POSTS = 500;
+const BLOG_DRAFTS = 25;
+/** The blog's public URL in the bench (every server builds post URLs from it). */
+export const BENCH_BLOG_URL = 'https://bench.example/blog';
+
+/** The environment a reference server reads the blog's CMS with. */
+export const blogEnv = (blogDatabaseUrl: string) => ({ BLOG_DATABASE_URL: blogDatabaseUrl, BLOG_URL: BENCH_BLOG_URL, PAYLOAD_SECRET: 'bench-payload-secret-'.padEnd(40, 'x') });
 
 async function ensureDatabase(databaseUrl: string, benchUrl: string): Promise<void> {
   const name = decodeURIComponent(new URL(benchUrl).pathname.slice(1));
@@ -154,6 +173,53 @@ function dataSets(growthSizes: number[]): DataSet[] {
       },
     })),
   ];
+}
+
+/**
+ * The blog CMS's bench database: created if needed, migrated by Payload (in its own process, as
+ * the blog process does), then seeded with plain SQL into Payload's tables: BLOG_POSTS published
+ * posts with three tags each (one a day back from today) and BLOG_DRAFTS drafts. Returns its URL.
+ */
+export async function prepareBlogDatabase(databaseUrl: string, opts: { log: (line: string) => void }): Promise<string> {
+  const url = benchBlogDatabaseUrl(databaseUrl);
+  await ensureDatabase(databaseUrl, url);
+  const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'bench/blog-migrate.ts'], { env: { ...process.env, ...blogEnv(url) }, encoding: 'utf8' });
+  if (migrate.status !== 0) throw new Error(`blog migrations failed (exit ${migrate.status}): ${migrate.stderr}`);
+  const db = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    await db.query('CREATE TABLE IF NOT EXISTS bench_seed (name text PRIMARY KEY, version text NOT NULL, seeded_at timestamptz NOT NULL DEFAULT now())');
+    const version = `${BLOG_POSTS}+${BLOG_DRAFTS}`;
+    const { rows } = await db.query<{ version: string }>("SELECT version FROM bench_seed WHERE name = 'blog_posts'");
+    if (rows[0]?.version === version) return url;
+    const started = performance.now();
+    await db.query('BEGIN');
+    await db.query('TRUNCATE blog_posts, blog_posts_texts, _blog_posts_v RESTART IDENTITY CASCADE');
+    await db.query(
+      `INSERT INTO blog_posts (title, excerpt, seo_description, slug, status, _status, author, published_at, created_at, updated_at, content)
+       SELECT 'Bench post ' || i, 'What post ' || i || ' is about, in one or two sentences for the list page.',
+              'Search description of post ' || i, 'bench-post-' || i,
+              s::enum_blog_posts_status, s::enum_blog_posts_status, 'Author ' || (i % 7),
+              CASE WHEN s = 'published' THEN date_trunc('day', now()) - (i || ' days')::interval + interval '9 hours' END,
+              date_trunc('day', now()) - (i || ' days')::interval, date_trunc('day', now()) - (i || ' days')::interval,
+              '{"root":{"type":"root","children":[],"direction":null,"format":"","indent":0,"version":1}}'::jsonb
+         FROM generate_series(1, $1::int + $2::int) AS i, LATERAL (SELECT CASE WHEN i > $1::int THEN 'draft' ELSE 'published' END AS s) AS st`,
+      [BLOG_POSTS, BLOG_DRAFTS],
+    );
+    await db.query(
+      `INSERT INTO blog_posts_texts ("order", parent_id, path, text)
+       SELECT t, p.id, 'tags', (ARRAY['strategy', 'news', 'guides', 'events', 'community'])[1 + (p.id + t) % 5] FROM blog_posts p, generate_series(1, 3) AS t`,
+    );
+    await db.query("INSERT INTO bench_seed (name, version) VALUES ('blog_posts', $1) ON CONFLICT (name) DO UPDATE SET version = EXCLUDED.version, seeded_at = now()", [version]);
+    await db.query('COMMIT');
+    await db.query('VACUUM ANALYZE blog_posts, blog_posts_texts');
+    opts.log(`seeded blog_posts (${version}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } catch (err) {
+    await db.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    await db.end();
+  }
+  return url;
 }
 
 /**

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { readStored } from '../../src/services/quest-progress';
 import { DEFAULT_CATALOGUE, lifecycleOf, periodEndOf, periodStartOf, questWindow } from '../../src/services/quest-catalogue';
 import { utcWeekStart } from '../../src/services/leaderboards';
-import { SUI } from '../seed';
+import { BENCH_BLOG_URL, SUI } from '../seed';
 
 export type BoardName = 'XP' | 'BET' | 'WEEKLY_BET' | 'REFERRAL';
 
@@ -144,3 +144,30 @@ export interface Profile {
 }
 
 export type Handwritten = ReturnType<typeof handwritten>;
+
+/** One page of published posts as the blog list page reads it, from Payload's own tables (its `blog_posts` and tag rows). */
+export function handwrittenBlog(pool: pg.Pool) {
+  return {
+    async list(page: number, limit: number) {
+      const [posts, total] = await Promise.all([
+        pool.query<{ slug: string; title: string; excerpt: string; author: string; tags: string[]; published_at: string }>(
+          `SELECT p.slug, p.title, p.excerpt, p.author,
+                  ARRAY(SELECT t.text FROM blog_posts_texts t WHERE t.parent_id = p.id AND t.path = 'tags' ORDER BY t."order") AS tags,
+                  to_char(coalesce(p.published_at, p.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS published_at
+             FROM blog_posts p WHERE p._status = 'published' ORDER BY p.published_at DESC LIMIT $1 OFFSET $2`,
+          [limit, (page - 1) * limit],
+        ),
+        pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM blog_posts WHERE _status = 'published'`),
+      ]);
+      const totalPosts = total.rows[0].n;
+      const totalPages = Math.ceil(totalPosts / limit);
+      return {
+        page,
+        totalPosts,
+        totalPages,
+        hasNextPage: page < totalPages,
+        posts: posts.rows.map((p) => ({ slug: p.slug, title: p.title, excerpt: p.excerpt, author: p.author, tags: p.tags, publishedAt: p.published_at, url: `${BENCH_BLOG_URL}/posts/${p.slug}/` })),
+      };
+    },
+  };
+}

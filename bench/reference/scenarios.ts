@@ -27,6 +27,7 @@ export const NESTED_QUERY = `{ leaderboard(board: BET, limit: 20) { rank player 
 export const QUEST_CHECKS = Array.from({ length: 20 }, (_, i) => ({ questKey: 'daily-bet', mode: 'indexed', player: player(1 + i * 4999) }));
 const QUEST_LIST = `{ questCampaigns { slug type name title description copyText startAt endAt managesClaims
   quests { key title description xpReward timePeriod modes lifecycle performanceDaily startAt endAt periodEnd } } }`;
+export const BLOG_LIST_QUERY = '{ blogPosts(page: 1, limit: 20) { page totalPosts totalPages hasNextPage posts { slug title excerpt author tags publishedAt url } } }';
 const gqlChecks = QUEST_CHECKS.map((c) => `{ questKey: "${c.questKey}", mode: "${c.mode}", player: "${c.player}" }`).join(', ');
 
 export function scenarios(inputs: ScenarioInputs): Scenario[] {
@@ -56,5 +57,6 @@ export function scenarios(inputs: ScenarioInputs): Scenario[] {
       raw: { method: 'POST', path: '/raw/quests/status', body: JSON.stringify({ campaignSlug: 'platform', checks: QUEST_CHECKS }) },
     },
     { name: 'nested', group: 'nested', graphql: NESTED_QUERY, raw: { method: 'GET', path: '/raw/nested' } },
+    { name: 'blog-list', group: 'blog', graphql: BLOG_LIST_QUERY, raw: { method: 'GET', path: '/raw/blog/list?page=1&limit=20' } },
   ];
 }

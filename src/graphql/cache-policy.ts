@@ -45,6 +45,9 @@ export const cacheControlDirective = new GraphQLDirective({
 /** The SDL for type-graphql's `@Directive(...)`: `@Directive(cacheControl(CACHE_HINTS.prices))`. */
 export const cacheControl = (hint: CacheHint): string => `@cacheControl(maxAge: ${hint.maxAge}${hint.scope ? `, scope: ${hint.scope}` : ''})`;
 
+/** For a type only ever reached below a hinted field: it takes that field's max-age instead of making the answer uncacheable. */
+export const INHERIT_CACHE_CONTROL = '@cacheControl(inheritMaxAge: true)';
+
 const annotationOf = (node: { astNode?: unknown } | undefined): Annotation =>
   (node?.astNode ? (getDirectiveValues(cacheControlDirective, node.astNode as never) as Annotation | undefined) : undefined) ?? {};
 

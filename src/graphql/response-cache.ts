@@ -24,6 +24,8 @@ export const CACHE_HINTS = {
    * database, so a change (or a lifecycle boundary) shows within this many seconds.
    */
   questCatalogue: { maxAge: 10, scope: 'PUBLIC' },
+  /** Published blog posts: a partner delivery bumps `blog`; an edit in the CMS admin shows within this many seconds (services/blog.ts). */
+  blog: { maxAge: 30, scope: 'PUBLIC' },
   /** One wallet's view derived from indexed events (VIP level): cached for that wallet only. */
   walletChainView: { maxAge: 10, scope: 'PRIVATE' },
 } as const satisfies Record<string, CacheHint>;
@@ -33,7 +35,7 @@ export const CACHE_HINTS = {
  * cacheable (an unhinted root field has max-age 0), so its request skips the cache lookup (a
  * round trip to the store). A hinted root field missing here is only never read from the cache.
  */
-const HINTED_ROOT_FIELDS = new Set(['leaderboard', 'leaderboardRank', 'leaderboardNeighbours', 'prices', 'subnameEligibility', 'questCampaigns']);
+const HINTED_ROOT_FIELDS = new Set(['leaderboard', 'leaderboardRank', 'leaderboardNeighbours', 'prices', 'subnameEligibility', 'questCampaigns', 'blogPosts', 'blogPost']);
 
 /** Whether the operation may have a cached response: every root field hinted (fragments at the root: assume yes). */
 function mayBeCached(operation: OperationDefinitionNode | undefined): boolean {

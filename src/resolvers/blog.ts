@@ -1,6 +1,9 @@
-import { Arg, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Directive, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import { cacheControl, INHERIT_CACHE_CONTROL } from '../graphql/cache-policy';
+import { CACHE_HINTS } from '../graphql/response-cache';
 import type { Services } from '../services';
 
+@Directive(INHERIT_CACHE_CONTROL)
 @ObjectType({ description: 'A published blog post (read from the CMS)', simpleResolvers: true })
 class BlogPostSummary {
   @Field(() => String) slug!: string;
@@ -15,18 +18,21 @@ class BlogPostSummary {
   @Field(() => String, { nullable: true }) imageUrl!: string | null;
 }
 
+@Directive(INHERIT_CACHE_CONTROL)
 @ObjectType({ simpleResolvers: true })
 class BlogPostLink {
   @Field(() => String) url!: string;
   @Field(() => String) label!: string;
 }
 
+@Directive(INHERIT_CACHE_CONTROL)
 @ObjectType()
 class BlogPost extends BlogPostSummary {
   @Field(() => String, { description: 'Rendered body HTML' }) html!: string;
   @Field(() => [BlogPostLink]) internalLinks!: BlogPostLink[];
 }
 
+@Directive(INHERIT_CACHE_CONTROL)
 @ObjectType({ simpleResolvers: true })
 class BlogPostPage {
   @Field(() => [BlogPostSummary]) posts!: BlogPostSummary[];
@@ -41,6 +47,7 @@ class BlogPostPage {
 export class BlogResolver {
   constructor(private readonly services: Services) {}
 
+  @Directive(cacheControl(CACHE_HINTS.blog))
   @Query(() => BlogPostPage, { description: 'Published posts, newest first (limit 1–100)' })
   async blogPosts(
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
@@ -50,6 +57,7 @@ export class BlogResolver {
     return { posts: res.docs, page: res.page, limit: res.limit, totalPosts: res.totalDocs, totalPages: res.totalPages, hasNextPage: res.hasNextPage };
   }
 
+  @Directive(cacheControl(CACHE_HINTS.blog))
   @Query(() => BlogPost, { nullable: true, description: 'One published post by slug' })
   blogPost(@Arg('slug', () => String) slug: string): Promise<BlogPost | null> {
     return this.services.blog.postBySlug(slug);

@@ -1,10 +1,12 @@
 import type { Payload } from 'payload';
+import { LRUCache } from 'lru-cache';
 import { AppError, type ERROR_STATUS } from '../errors';
 import type { Logger } from '../observability/logger';
 import type { DeliverySuccess } from '../../cms/publishing';
 import { WEBHOOK_FAILURES, type WebhookFailureCode } from '../../cms/webhook/types';
 import type { PublishedPost, PublishedPostPage } from '../../cms/posts-read';
 import { isAuthorizedWebhook } from '../../cms/webhook-auth';
+import type { ReadCacheService } from './read-cache';
 
 export interface BlogService {
   /** Constant-time check of `Authorization: Bearer <WEBHOOK_SECRET>` (or the older secret headers). */
@@ -32,13 +34,29 @@ export const BLOG_WEBHOOK_FAILURES: { readonly [K in WebhookFailureCode]: (typeo
 /** How long a read waits for a Payload that is still opening before answering SERVICE_UNAVAILABLE. */
 const READ_WAIT_MS = 2000;
 const RETRY_AFTER_SECONDS = 5;
+/**
+ * How long a read of published posts is reused in this process. A partner delivery through this
+ * API bumps the `blog` generation (every replica drops its reads at once); an edit in the CMS
+ * admin (the blog process) shows here within this time.
+ */
+export const BLOG_READ_TTL_MS = 30_000;
+const BLOG_READ_MAX_ENTRIES = 500;
 
 /**
  * The blog's content lives in Payload (cms/); this process reaches it through Payload's
  * Local API on the same database. Payload (and its heavy imports) load on first use, so the
  * API boots without them.
  */
-export function createBlogService(opts: { webhookSecret?: string; logger: Logger; loadPayload?: () => Promise<Payload>; readWaitMs?: number }): BlogService {
+export function createBlogService(opts: {
+  webhookSecret?: string;
+  logger: Logger;
+  loadPayload?: () => Promise<Payload>;
+  readWaitMs?: number;
+  /** The `blog` generation: bumped after each delivery, and clearing this process's reads when any replica bumps it. */
+  readCache?: Pick<ReadCacheService, 'bump' | 'onBump'>;
+  /** Default BLOG_READ_TTL_MS; 0 reads Payload every time. */
+  readTtlMs?: number;
+}): BlogService {
   let payload: Promise<Payload> | null = null;
   let opened = false;
   let gate: Promise<void> = Promise.resolve();
@@ -85,16 +103,37 @@ export function createBlogService(opts: { webhookSecret?: string; logger: Logger
     return payload;
   };
 
+  /**
+   * Published posts are read from Payload once per key and TTL (Payload's Local API costs a few ms of
+   * CPU per read): concurrent misses share one read, an expired entry is served while one request
+   * refills it, and a failed refill keeps serving the last good answer.
+   */
+  const readTtlMs = opts.readTtlMs ?? BLOG_READ_TTL_MS;
+  const reads = new LRUCache<string, { value: PublishedPostPage | PublishedPost | null }, () => Promise<PublishedPostPage | PublishedPost | null>>({
+    max: BLOG_READ_MAX_ENTRIES,
+    ttl: Math.max(1, readTtlMs),
+    allowStale: true,
+    allowStaleOnFetchRejection: true,
+    ignoreFetchAbort: true,
+    fetchMethod: async (_key, _stale, { context }) => ({ value: await context() }),
+  });
+  opts.readCache?.onBump('blog', () => reads.clear());
+  const read = async <T extends PublishedPostPage | PublishedPost | null>(key: string, load: () => Promise<T>): Promise<T> =>
+    readTtlMs > 0 ? ((await reads.fetch(key, { context: load }))!.value as T) : load();
+
   return {
     authorizeWebhook: (headers) => isAuthorizedWebhook(headers, opts.webhookSecret),
     async handleDelivery(body) {
       const { handleContentPartnerDelivery } = await import('../../cms/publishing');
       const outcome = await handleContentPartnerDelivery(await cms(), body);
-      if (outcome.ok) return outcome;
+      if (outcome.ok) {
+        await opts.readCache?.bump('blog');
+        return outcome;
+      }
       throw new AppError(outcome.code, outcome.message, outcome.details ? { issues: outcome.details } : undefined);
     },
-    listPosts: async (q) => (await import('../../cms/posts-read')).listPublishedPosts(q, await cmsForRead()),
-    postBySlug: async (slug) => (await import('../../cms/posts-read')).getPublishedPostBySlug(slug, await cmsForRead()),
+    listPosts: (q) => read(`list:${q.page ?? ''}:${q.limit ?? ''}`, async () => (await import('../../cms/posts-read')).listPublishedPosts(q, await cmsForRead())),
+    postBySlug: (slug) => read(`post:${slug}`, async () => (await import('../../cms/posts-read')).getPublishedPostBySlug(slug, await cmsForRead())),
     openAfter(next) {
       gate = next;
     },

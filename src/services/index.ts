@@ -119,7 +119,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     activity: createActivityService(deps.pubSub),
     chat: createChatService({ db: deps.db, store: deps.store, fanout, logger: deps.logger, relay: chatRelay }),
     presence: createPresenceService({ store: deps.store, fanout, logger: deps.logger }),
-    blog: createBlogService({ webhookSecret: deps.config.blog.webhookSecret, logger: deps.logger }),
+    blog: createBlogService({ webhookSecret: deps.config.blog.webhookSecret, logger: deps.logger, readCache }),
     leaderboards,
     quests: createQuestService({ db: deps.db, store: deps.store, logger: deps.logger, leaderboards, registry: deps.registry, claimLimit: config.quests.claimRateLimit }),
     indexerStatus: createIndexerStatusService({ db: deps.db, store: deps.store }),

@@ -9,13 +9,13 @@ export async function gql<TData, TVars>(
   document: TypedDocumentNode<TData, TVars>,
   variables?: TVars,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: ExecutionResult<TData> }> {
+): Promise<{ status: number; headers: Headers; body: ExecutionResult<TData> }> {
   const res = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ query: print(document), variables }),
   });
-  return { status: res.status, body: (await res.json()) as ExecutionResult<TData> };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as ExecutionResult<TData> };
 }
 
 export function wsClient(wsUrl: string, connectionParams?: Record<string, unknown>, headers?: Record<string, string>): Client {

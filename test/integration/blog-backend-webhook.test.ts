@@ -91,6 +91,12 @@ describe('POST /api/blog/webhooks/contentpartner', () => {
 
   it('publishes a signed article: visible on its page, in both feeds and in GraphQL', async () => {
     const slug = 'backend-webhook-published-guide'
+    // Reads cached before the delivery (the blog service's reads and the response cache) must not hide it after.
+    const before = await gql(api.url, BlogPostDocument, { slug })
+    expect(before.body.data?.blogPost).toBeNull()
+    expect(before.headers.get('cache-control')).toBe('max-age=30, public')
+    const listedBefore = await gql(api.url, BlogPostsDocument, { page: 1, limit: 50 })
+    expect(listedBefore.body.data?.blogPosts.posts.map((p) => p.slug)).not.toContain(slug)
     const res = await deliver(articleDelivery('backend-1', slug, 52), { authorization: `Bearer ${SECRET}` })
     expect(res.status).toBe(201)
     const body = await res.json()

@@ -3,11 +3,13 @@
 import Fastify from 'fastify';
 import mercurius, { type IResolvers, type MercuriusLoaders } from 'mercurius';
 import pg from 'pg';
-import { handwritten, type BetRow, type BoardName, type Entry } from '../handwritten';
+import { handwritten, handwrittenBlog, type BetRow, type BoardName, type Entry } from '../handwritten';
 import { announce } from './common';
 
 const pool = new pg.Pool({ connectionString: process.env.BENCH_DATABASE_URL, max: 10, options: '-c jit=off' });
 const sql = handwritten(pool);
+const blogPool = new pg.Pool({ connectionString: process.env.BLOG_DATABASE_URL, max: 10, options: '-c jit=off' });
+const blog = handwrittenBlog(blogPool);
 
 const schema = /* GraphQL */ `
   enum LeaderboardBoard { XP BET WEEKLY_BET REFERRAL }
@@ -28,11 +30,14 @@ const schema = /* GraphQL */ `
   }
   input QuestCheckInput { questKey: String! mode: String player: String }
   type QuestStatus { questKey: String! player: String! progress: String! target: String! completed: Boolean! claimed: Boolean! }
+  type BlogPostSummary { slug: String! title: String! excerpt: String! author: String! tags: [String!]! publishedAt: String! url: String! }
+  type BlogPostPage { posts: [BlogPostSummary!]! page: Int! totalPosts: Int! totalPages: Int! hasNextPage: Boolean! }
   type Query {
     leaderboard(board: LeaderboardBoard!, limit: Int! = 10): [LeaderboardEntry!]!
     leaderboardNeighbours(board: LeaderboardBoard!, player: String!, count: Int! = 5): [LeaderboardEntry!]!
     questCampaigns: [QuestCampaign!]!
     questBatchStatus(campaignSlug: String!, checks: [QuestCheckInput!]!): [QuestStatus!]!
+    blogPosts(page: Int! = 1, limit: Int! = 20): BlogPostPage!
   }
 `;
 
@@ -42,6 +47,7 @@ const resolvers: IResolvers = {
     leaderboardNeighbours: (_: unknown, a: { player: string; count: number }) => sql.neighbours(a.player, a.count),
     questCampaigns: () => sql.questCampaigns(),
     questBatchStatus: (_: unknown, a: { campaignSlug: string; checks: Array<{ questKey: string; player: string }> }) => sql.questBatchStatus(a.campaignSlug, a.checks),
+    blogPosts: (_: unknown, a: { page: number; limit: number }) => blog.list(a.page, a.limit),
   },
 };
 
@@ -65,4 +71,5 @@ await app.register(mercurius, { schema, resolvers, loaders, jit: 1 });
 await announce(app, async () => {
   await app.close();
   await pool.end();
+  await blogPool.end();
 });

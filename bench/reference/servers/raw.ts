@@ -1,11 +1,13 @@
 // Raw Fastify + `pg`: one route per scenario answering the same data as the GraphQL servers.
 import Fastify from 'fastify';
 import pg from 'pg';
-import { handwritten, type BoardName } from '../handwritten';
+import { handwritten, handwrittenBlog, type BoardName } from '../handwritten';
 import { announce } from './common';
 
 const pool = new pg.Pool({ connectionString: process.env.BENCH_DATABASE_URL, max: 10, options: '-c jit=off' });
 const sql = handwritten(pool);
+const blogPool = new pg.Pool({ connectionString: process.env.BLOG_DATABASE_URL, max: 10, options: '-c jit=off' });
+const blog = handwrittenBlog(blogPool);
 
 const app = Fastify();
 app.get('/raw/trivial', async () => ({ data: { __typename: 'Query' } }));
@@ -35,7 +37,9 @@ app.get('/raw/nested', async () => {
     },
   };
 });
+app.get<{ Querystring: { page: string; limit: string } }>('/raw/blog/list', async (req) => ({ data: { blogPosts: await blog.list(Number(req.query.page), Number(req.query.limit)) } }));
 await announce(app, async () => {
   await app.close();
   await pool.end();
+  await blogPool.end();
 });
