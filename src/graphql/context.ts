@@ -17,9 +17,8 @@ export interface GraphqlContext {
   signal?: AbortSignal;
 }
 
-/** The end of an HTTP request as one signal: its time budget ran out (timeout hook) or its connection closed (Fastify's `request.signal`). */
-export const requestSignal = (request: FastifyRequest): AbortSignal =>
-  request.timeoutSignal ? AbortSignal.any([request.timeoutSignal, request.signal]) : request.signal;
+/** The end of an HTTP request unanswered as one signal: its time budget ran out or its client went away (src/http/timeout.ts). */
+export const requestSignal = (request: FastifyRequest): AbortSignal => request.abandonedSignal ?? request.signal;
 
 /** The one context builder: both transports pass what they verified about the caller. */
 export const contextBuilder =

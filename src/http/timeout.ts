@@ -2,15 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, errorBody } from '../errors';
 
 /**
- * Any request still unanswered after `timeoutMs` gets a 503 REQUEST_TIMEOUT. The handler's
- * work is signalled through `request.timeoutSignal`; a late reply from it is dropped.
+ * Any request still unanswered after `timeoutMs` gets a 503 REQUEST_TIMEOUT (a late reply from
+ * its handler is dropped), and `request.abandonedSignal` aborts when the request ends unanswered:
+ * its time budget ran out or its client went away (the response closed before it was written
+ * out). One controller per request: combining Fastify's `request.signal` with a timeout signal
+ * through `AbortSignal.any` holds each request's signals through weak references, which V8 only
+ * clears in full collections, so every request's objects were promoted to the old generation.
  */
 export function registerRequestTimeout(app: FastifyInstance, timeoutMs: number): void {
-  const timers = new WeakMap<object, NodeJS.Timeout>();
-  app.decorateRequest('timeoutSignal', null as unknown as AbortSignal);
-  app.addHook('onRequest', async (request, reply) => {
+  app.decorateRequest('abandonedSignal', null as unknown as AbortSignal);
+  app.addHook('onRequest', (request, reply, done) => {
     const controller = new AbortController();
-    request.timeoutSignal = controller.signal;
+    request.abandonedSignal = controller.signal;
     const timer = setTimeout(() => {
       controller.abort();
       if (reply.sent || reply.raw.headersSent) return;
@@ -19,12 +22,10 @@ export function registerRequestTimeout(app: FastifyInstance, timeoutMs: number):
       reply.code(err.status).header('connection', 'close').send(errorBody(err, request.id));
     }, timeoutMs);
     timer.unref();
-    timers.set(request, timer);
-  });
-  app.addHook('onResponse', async (request) => {
-    clearTimeout(timers.get(request));
-  });
-  app.addHook('onRequestAbort', async (request) => {
-    clearTimeout(timers.get(request));
+    reply.raw.once('close', () => {
+      clearTimeout(timer);
+      if (!reply.raw.writableFinished) controller.abort();
+    });
+    done();
   });
 }

@@ -13,7 +13,8 @@ declare module 'fastify' {
     /** The request carried `Authorization: Bearer <OPERATOR_TOKEN>` (services/operator.ts); `auth` is then null. */
     operator: boolean;
     startedAt: bigint;
-    timeoutSignal: AbortSignal;
+    /** Aborted when the request ends unanswered: time budget over, or client gone (./timeout.ts). */
+    abandonedSignal: AbortSignal;
   }
   interface FastifyContextConfig {
     rateLimit?: RouteRateLimit;

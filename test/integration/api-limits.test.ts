@@ -23,7 +23,7 @@ describe('body size and request time limits', () => {
         app.post('/api/test/echo', async (request) => ({ bytes: JSON.stringify(request.body).length }));
         app.get('/api/test/slow', async (request) => {
           await new Promise((resolve) => setTimeout(resolve, 7000));
-          return { late: true, aborted: request.timeoutSignal.aborted };
+          return { late: true, aborted: request.abandonedSignal.aborted };
         });
       },
     });

@@ -44,7 +44,7 @@ beforeAll(async () => {
         throw new Error('deliberate failure');
       });
       app.get('/api/test/hang', async (request) => {
-        await new Promise((resolve) => request.timeoutSignal.addEventListener('abort', resolve));
+        await new Promise((resolve) => request.abandonedSignal.addEventListener('abort', resolve));
         return { late: true };
       });
     },
