@@ -13,6 +13,7 @@ import { verifyBearer } from '../http/auth-context';
 import type { PresenceService } from '../services/presence';
 import { createConnectionLeases, type ConnectionCaps, type Scope } from './caps';
 import { createBroadcastResults } from './broadcast-results';
+import { socketFrameSink } from './socket-sink';
 import { createEventMeter, refusalOf } from './event-meter';
 import type { GatewayMetrics } from './metrics';
 
@@ -41,8 +42,6 @@ export interface GatewayOptions {
   metrics: GatewayMetrics;
 }
 
-/** A subscriber whose socket holds more unsent data than this misses broadcast frames until it catches up. */
-const MAX_UNSENT_BYTES = 1024 * 1024;
 
 /** Close codes beyond graphql-ws's own (4430: events far beyond the per-connection rate, see event-meter.ts). */
 export const GATEWAY_CLOSE = { TooManyConnections: 4429, TooManyMessages: 4430 } as const;
@@ -85,11 +84,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
       const socket = ctx.extra.socket;
       if (socket) {
         const envelope = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
-        broadcast.direct(args, (payload) => {
-          if (socket.readyState !== socket.OPEN) return;
-          if (socket.bufferedAmount > MAX_UNSENT_BYTES) return void opts.metrics.slowConsumerDrops.inc({ transport: 'graphql-ws' });
-          socket.send(`${envelope}${payload}}`);
-        });
+        broadcast.direct(args, socketFrameSink(socket, envelope, () => opts.metrics.slowConsumerDrops.inc({ transport: 'graphql-ws' })));
       }
       return args;
     },
