@@ -112,8 +112,10 @@ export function createBlogService(opts: {
   const reads = new LRUCache<string, { value: PublishedPostPage | PublishedPost | null }, () => Promise<PublishedPostPage | PublishedPost | null>>({
     max: BLOG_READ_MAX_ENTRIES,
     ttl: Math.max(1, readTtlMs),
+    // An expired entry is answered at once while one refill runs; a failed refill keeps it (a
+    // read with nothing cached gets the error, e.g. SERVICE_UNAVAILABLE while Payload opens).
     allowStale: true,
-    allowStaleOnFetchRejection: true,
+    noDeleteOnFetchRejection: true,
     ignoreFetchAbort: true,
     fetchMethod: async (_key, _stale, { context }) => ({ value: await context() }),
   });
