@@ -3,6 +3,7 @@ import { withDevelopmentSecrets, type DevelopmentSecrets } from '../config/devel
 import { createLogger } from '../observability/logger';
 import { parseRoles, type Role } from '../roles';
 import type { Runtime, RuntimeOverrides } from './index';
+import { limitHeapGrowth } from './heap';
 import { shutdownBoundMs } from './shutdown';
 
 /**
@@ -17,6 +18,7 @@ const EXIT = { ok: 0, config: 78, startup: 70, supervisedGaveUp: 69 } as const;
  * (an extra route) and still get the real signal handling.
  */
 export async function runProcess(argv: string[], overrides: Omit<RuntimeOverrides, 'roles' | 'logger' | 'onFatal'> = {}): Promise<void> {
+  limitHeapGrowth();
   let roles: Set<Role>;
   let config: Config;
   let devSecrets: DevelopmentSecrets['generated'];
