@@ -2,10 +2,11 @@ import v8 from 'node:v8';
 
 /**
  * After each full collection V8 lets the old generation grow to (1 + this / 100) × what survived
- * before collecting again. Its own factor (up to 4× on a busy server) let the API's old generation
- * swing to several times its ~110 MiB live heap under load, because every request promotes some
- * short-lived objects (docs/performance.md, "Memory"); 1.5× holds the footprint near the live heap
- * at the cost of more frequent (mostly concurrent) full collections.
+ * before collecting again. Its own factor (up to 4× on a busy server) let the API's old
+ * generation swing to several times its ~110 MiB live heap under load, because every request
+ * promotes some short-lived objects (docs/performance.md, "What changed on 2026-11-26"); 1.5×
+ * holds the footprint near the live heap at the cost of more frequent (mostly concurrent) full
+ * collections.
  */
 export const HEAP_GROWING_PERCENT = 50;
 
