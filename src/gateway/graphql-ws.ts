@@ -42,7 +42,6 @@ export interface GatewayOptions {
   metrics: GatewayMetrics;
 }
 
-
 /** Close codes beyond graphql-ws's own (4430: events far beyond the per-connection rate, see event-meter.ts). */
 export const GATEWAY_CLOSE = { TooManyConnections: 4429, TooManyMessages: 4430 } as const;
 

@@ -51,6 +51,12 @@ export const INHERIT_CACHE_CONTROL = '@cacheControl(inheritMaxAge: true)';
 const annotationOf = (node: { astNode?: unknown } | undefined): Annotation =>
   (node?.astNode ? (getDirectiveValues(cacheControlDirective, node.astNode as never) as Annotation | undefined) : undefined) ?? {};
 
+/** Apollo's CachePolicy.replace: what the hint sets wins. */
+function replace(into: Annotation, hint: Annotation): void {
+  if (hint.maxAge !== undefined) into.maxAge = hint.maxAge;
+  if (hint.scope) into.scope = hint.scope;
+}
+
 /** Apollo's CachePolicy.restrict: the lower max-age, and PRIVATE over PUBLIC. */
 function restrict(into: Annotation, hint: Annotation): void {
   if (hint.maxAge !== undefined && (into.maxAge === undefined || hint.maxAge < into.maxAge)) into.maxAge = hint.maxAge;
@@ -86,17 +92,14 @@ export function operationCacheHint(schema: GraphQLSchema, document: DocumentNode
         let inherits = false;
         if (composite) {
           const typeHint = annotationOf(target);
-          Object.assign(hint, typeHint.maxAge !== undefined ? { maxAge: typeHint.maxAge } : {}, typeHint.scope ? { scope: typeHint.scope } : {});
+          replace(hint, typeHint);
           inherits = Boolean(typeHint.inheritMaxAge);
         }
         const fieldHint = annotationOf(field);
         if (fieldHint.inheritMaxAge && hint.maxAge === undefined) {
           inherits = true;
           if (fieldHint.scope) hint.scope = fieldHint.scope;
-        } else {
-          if (fieldHint.maxAge !== undefined) hint.maxAge = fieldHint.maxAge;
-          if (fieldHint.scope) hint.scope = fieldHint.scope;
-        }
+        } else replace(hint, fieldHint);
         if (hint.maxAge === undefined && ((composite && !inherits) || atRoot)) hint.maxAge = defaultMaxAge;
         restrict(overall, hint);
         if (composite && selection.selectionSet) visit(target, selection.selectionSet, false, spreading);
@@ -114,25 +117,32 @@ export function operationCacheHint(schema: GraphQLSchema, document: DocumentNode
   return overall;
 }
 
+/** operationCacheHint, remembered per parsed operation (Apollo's document store keeps one per document). */
+export function operationCachePolicies(schema: GraphQLSchema, opts: { defaultMaxAge?: number } = {}) {
+  const byOperation = new WeakMap<OperationDefinitionNode, Annotation>();
+  return (document: DocumentNode, operation: OperationDefinitionNode): Annotation => {
+    let hint = byOperation.get(operation);
+    if (!hint) byOperation.set(operation, (hint = operationCacheHint(schema, document, operation, opts.defaultMaxAge)));
+    return hint;
+  };
+}
+
+/** Whether an operation's answer may be cached at all (a positive max-age from its hints). */
+export const cacheableHint = (hint: Annotation): boolean => (hint.maxAge ?? 0) > 0;
+
 /**
  * Our cache-control plugin, in place of Apollo's (`ApolloServerPluginCacheControlDisabled`
  * beside it): the same `@cacheControl` hints, the same overall policy for the response cache
- * and the same `Cache-Control` header, but computed once per document (memoized on the parsed
- * operation, which Apollo's document store keeps) instead of through a `willResolveField` hook
+ * and the same `Cache-Control` header, but computed once per document (`operationCachePolicies`) instead of through a `willResolveField` hook
  * on every field of every row. That hook makes Apollo wrap every resolver of the schema, which
  * also takes from graphql-jit its inline property reads (docs/performance.md).
  */
-export function cachePolicyPlugin<TContext extends object>(schema: GraphQLSchema, opts: { defaultMaxAge?: number } = {}): ApolloServerPlugin<TContext> {
-  const byOperation = new WeakMap<OperationDefinitionNode, Annotation>();
+export function cachePolicyPlugin<TContext extends object>(policyOf: ReturnType<typeof operationCachePolicies>): ApolloServerPlugin<TContext> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation(rc) {
-          const operation = rc.operation;
-          if (!operation || !rc.document) return;
-          let hint = byOperation.get(operation);
-          if (!hint) byOperation.set(operation, (hint = operationCacheHint(schema, rc.document, operation, opts.defaultMaxAge)));
-          rc.overallCachePolicy.restrict(hint);
+          if (rc.operation && rc.document) rc.overallCachePolicy.restrict(policyOf(rc.document, rc.operation));
         },
         async willSendResponse(rc) {
           const { http, body } = rc.response;

@@ -2,8 +2,8 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { KeyValueCache } from '../store/keyv-cache';
 import responseCachePlugin from '@apollo/server-plugin-response-cache';
-import { Kind, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { cachePolicyPlugin, type CacheHint } from './cache-policy';
+import type { GraphQLSchema } from 'graphql';
+import { cacheableHint, cachePolicyPlugin, operationCachePolicies, type CacheHint } from './cache-policy';
 import type { GraphqlContext } from './context';
 
 /**
@@ -31,41 +31,24 @@ export const CACHE_HINTS = {
 } as const satisfies Record<string, CacheHint>;
 
 /**
- * Root fields with a hint (above). An operation with any other root field cannot be
- * cacheable (an unhinted root field has max-age 0), so its request skips the cache lookup (a
- * round trip to the store). A hinted root field missing here is only never read from the cache.
- */
-const HINTED_ROOT_FIELDS = new Set(['leaderboard', 'leaderboardRank', 'leaderboardNeighbours', 'prices', 'subnameEligibility', 'questCampaigns', 'blogPosts', 'blogPost']);
-
-/** Whether the operation may have a cached response: every root field hinted (fragments at the root: assume yes). */
-function mayBeCached(operation: OperationDefinitionNode | undefined): boolean {
-  if (!operation || operation.operation !== 'query') return false;
-  let hinted = false;
-  for (const selection of operation.selectionSet.selections) {
-    if (selection.kind !== Kind.FIELD) return true;
-    if (selection.name.value === '__typename') continue;
-    if (!HINTED_ROOT_FIELDS.has(selection.name.value)) return false;
-    hinted = true;
-  }
-  return hinted;
-}
-
-/**
- * The cache-control plugin (computes the response's policy from the hints and sets the
- * `Cache-Control` header; ours in place of Apollo's, see ./cache-policy.ts) and Apollo's full-response cache, stored in the shared key-value cache so
- * one replica's fill serves all. PRIVATE responses are keyed by the authenticated wallet
- * (`sessionId`) and never stored for anonymous callers; the generations of the data domains are
- * folded into every key, so a bump (indexer commit, price poll) makes older entries unreachable.
+ * The cache-control plugin (the response's policy from the hints, and the `Cache-Control`
+ * header; ours in place of Apollo's, see ./cache-policy.ts) and Apollo's full-response cache,
+ * stored in the shared key-value cache so one replica's fill serves all. An operation whose hints
+ * make it uncacheable skips the cache lookup (a round trip to the store). PRIVATE responses are
+ * keyed by the authenticated wallet (`sessionId`) and never stored for anonymous callers; the
+ * generations of the data domains are folded into every key, so a bump (indexer commit, price
+ * poll, partner delivery) makes older entries unreachable.
  */
 export function responseCachePlugins(schema: GraphQLSchema, opts: { cache: KeyValueCache; generations: () => string }): ApolloServerPlugin<GraphqlContext>[] {
+  const policyOf = operationCachePolicies(schema, { defaultMaxAge: 0 });
   return [
     ApolloServerPluginCacheControlDisabled(),
-    cachePolicyPlugin<GraphqlContext>(schema, { defaultMaxAge: 0 }),
+    cachePolicyPlugin<GraphqlContext>(policyOf),
     responseCachePlugin<GraphqlContext>({
       cache: opts.cache,
       sessionId: async (rc) => rc.contextValue.auth?.wallet ?? null,
       extraCacheKeyData: async () => opts.generations(),
-      shouldReadFromCache: async (rc) => mayBeCached(rc.operation),
+      shouldReadFromCache: async (rc) => rc.operation?.operation === 'query' && rc.document !== undefined && cacheableHint(policyOf(rc.document, rc.operation)),
     }),
   ];
 }

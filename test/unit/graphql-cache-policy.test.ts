@@ -6,7 +6,7 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheControl';
 import { buildSchema, type GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { cacheControl, cachePolicyPlugin } from '../../src/graphql/cache-policy';
+import { cacheControl, cachePolicyPlugin, operationCachePolicies } from '../../src/graphql/cache-policy';
 
 const SDL = `
 directive @cacheControl(maxAge: Int, scope: CacheControlScope, inheritMaxAge: Boolean) on FIELD_DEFINITION | OBJECT | INTERFACE | UNION
@@ -74,7 +74,7 @@ describe('cache policy from @cacheControl hints, once per document', () => {
   it("gives every document the Cache-Control header Apollo's per-field plugin gives it", async () => {
     const apollos = await headersOf(buildSchema(SDL), [ApolloServerPluginCacheControl({ defaultMaxAge: 0 })]);
     const ourSchema = buildSchema(SDL);
-    const ours = await headersOf(ourSchema, [ApolloServerPluginCacheControlDisabled(), cachePolicyPlugin(ourSchema, { defaultMaxAge: 0 })]);
+    const ours = await headersOf(ourSchema, [ApolloServerPluginCacheControlDisabled(), cachePolicyPlugin(operationCachePolicies(ourSchema, { defaultMaxAge: 0 }))]);
     expect(ours).toEqual(apollos);
     // The documents cover every outcome: public, private, lowest max-age, and uncacheable.
     expect(ours['{ board { rank } }']).toBe('max-age=10, public');
@@ -87,7 +87,7 @@ describe('cache policy from @cacheControl hints, once per document', () => {
 
   it("leaves the schema's resolvers as they were (Apollo's plugin wraps every field)", async () => {
     const plain = buildSchema(SDL);
-    await headersOf(plain, [ApolloServerPluginCacheControlDisabled(), cachePolicyPlugin(plain)]);
+    await headersOf(plain, [ApolloServerPluginCacheControlDisabled(), cachePolicyPlugin(operationCachePolicies(plain))]);
     expect(plain.getQueryType()!.getFields().board!.resolve).toBeUndefined();
     const wrapped = buildSchema(SDL);
     await headersOf(wrapped, [ApolloServerPluginCacheControl()]);
