@@ -39,25 +39,31 @@ describe('slow websocket consumers', () => {
     const [stalled, reading] = await connect(2);
     // The stalled client stops reading: first the kernel buffers fill, then the server's own.
     (stalled.client as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
-    let drops = 0;
-    const sinks = [stalled, reading].map((p) => socketFrameSink(p.serverSide, '{"id":"1","type":"next","payload":', () => drops++, LIMIT));
+    const drops = { stalled: 0, reading: 0 };
+    const envelope = '{"id":"1","type":"next","payload":';
+    const toStalled = socketFrameSink(stalled.serverSide, envelope, () => drops.stalled++, LIMIT);
+    const toReading = socketFrameSink(reading.serverSide, envelope, () => drops.reading++, LIMIT);
+    const broadcast = async () => {
+      toStalled(payload);
+      toReading(payload);
+      // One event-loop turn per broadcast, as between real ones: the reading client takes its frames.
+      await new Promise((resolve) => setImmediate(resolve));
+    };
     let sent = 0;
-    while (drops === 0) {
-      for (const sink of sinks) sink(payload);
+    while (drops.stalled === 0) {
+      await broadcast();
       sent++;
-      // Let the reading side take its frames, as the event loop does between broadcasts.
-      if (sent % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
       expect(sent).toBeLessThan(10_000);
     }
-    for (let i = 0; i < 20; i++) for (const sink of sinks) sink(payload);
-    expect(drops).toBe(21);
+    for (let i = 0; i < 20; i++) await broadcast();
+    expect(drops).toEqual({ stalled: 21, reading: 0 });
     // What is held for the stalled socket stays near the limit (one frame over at most).
     expect(stalled.serverSide.bufferedAmount).toBeLessThanOrEqual(LIMIT + payload.length + 64);
     await until(() => reading.received === sent + 20, 'the reading client to get every frame');
 
     (stalled.client as unknown as { _socket: { resume(): void } })._socket.resume();
     await until(() => stalled.serverSide.bufferedAmount === 0, 'the stalled socket to drain');
-    sinks[0]!(payload);
+    toStalled(payload);
     // Every frame sent before the first drop, then the one sent after the drain.
     await until(() => stalled.received === sent, 'the drained client to get the frames before the drops and the one after');
   });
