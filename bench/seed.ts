@@ -19,21 +19,19 @@ export const SUI = normalizeStructTag('0x2::sui::SUI');
 export const player = (i: number) => `0x${i.toString(16).padStart(64, '0')}`;
 export const growthCoin = (rows: number) => `0x${'0'.repeat(63)}b::bench_rank_${rows}::COIN`;
 
-/** DATABASE_URL with the database name replaced (BENCH_DATABASE_URL wins when set). */
-export function benchDatabaseUrl(databaseUrl: string): string {
-  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL;
+/** DATABASE_URL with the database name replaced by `name` (`override`, when set, wins). */
+function siblingDatabaseUrl(databaseUrl: string, name: string, override: string | undefined): string {
+  if (override) return override;
   const url = new URL(databaseUrl);
-  url.pathname = '/platform_bench';
+  url.pathname = `/${name}`;
   return url.toString();
 }
 
-/** The blog CMS's bench database beside the bench database (BENCH_BLOG_DATABASE_URL wins when set). */
-export function benchBlogDatabaseUrl(databaseUrl: string): string {
-  if (process.env.BENCH_BLOG_DATABASE_URL) return process.env.BENCH_BLOG_DATABASE_URL;
-  const url = new URL(databaseUrl);
-  url.pathname = '/platform_bench_blog';
-  return url.toString();
-}
+/** The bench database beside DATABASE_URL's (BENCH_DATABASE_URL wins when set). */
+export const benchDatabaseUrl = (databaseUrl: string): string => siblingDatabaseUrl(databaseUrl, 'platform_bench', process.env.BENCH_DATABASE_URL);
+
+/** The blog CMS's bench database beside it (BENCH_BLOG_DATABASE_URL wins when set). */
+export const benchBlogDatabaseUrl = (databaseUrl: string): string => siblingDatabaseUrl(databaseUrl, 'platform_bench_blog', process.env.BENCH_BLOG_DATABASE_URL);
 
 /** Published posts in the blog's bench database (and a few drafts, which no list shows). */
 export const BLOG_POSTS = 500;

@@ -200,14 +200,15 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
    * Status reads take a campaign row at most CAMPAIGN_READ_TTL_MS old (concurrent misses share one
    * query, unknown slugs are remembered too); a claim always reads it fresh.
    */
+  const readCampaign = (slug: string): Promise<CampaignRow | null> => deps.db.prisma.campaign.findUnique({ where: { slug } });
   const campaignRows = new LRUCache<string, { row: CampaignRow | null }>({
     max: 1000,
     ttl: CAMPAIGN_READ_TTL_MS,
-    fetchMethod: async (slug) => ({ row: await deps.db.prisma.campaign.findUnique({ where: { slug } }) }),
+    fetchMethod: async (slug) => ({ row: await readCampaign(slug) }),
   });
 
   async function loadCampaign(campaignSlug: string, opts: { fresh?: boolean } = {}): Promise<CampaignRow> {
-    const row = opts.fresh ? await deps.db.prisma.campaign.findUnique({ where: { slug: campaignSlug } }) : (await campaignRows.fetch(campaignSlug))!.row;
+    const row = opts.fresh ? await readCampaign(campaignSlug) : (await campaignRows.fetch(campaignSlug))!.row;
     if (!row) throw new AppError('NOT_FOUND', `No campaign "${campaignSlug}"`, { reason: 'unknown_campaign', campaignSlug });
     return row;
   }
