@@ -1,6 +1,6 @@
 import { normalizeMoveType } from '../input/move-type';
 import { EVENT_KIND_SPECS, KIND_SPECS, type KindData, type KindKey } from '../chain-events/kinds.js';
-import { fieldReader } from './decode.js';
+import { FieldReader } from './decode.js';
 
 export type { KindData, KindKey } from '../chain-events/kinds.js';
 
@@ -12,8 +12,6 @@ export interface EventKind<K extends string = string, T = unknown> {
   /** Typed values from the event's JSON; throws EventDecodeError on a malformed event. */
   decode(json: Record<string, unknown>): T;
 }
-
-type FieldReader = ReturnType<typeof fieldReader>;
 
 const liquidity = (r: FieldReader): KindData<'house_liquidity_event'> => ({
   action: r.oneOf('action', ['deposit', 'withdraw'] as const),
@@ -64,7 +62,7 @@ const DECODERS: { [K in KindKey]: (r: FieldReader) => KindData<K> } = {
 
 function followed<K extends KindKey>(key: K): EventKind<K, KindData<K>> {
   const decode = DECODERS[key] as (r: FieldReader) => KindData<K>;
-  return { key, moveType: EVENT_KIND_SPECS[key].moveType, decode: (json) => decode(fieldReader(key, json)) };
+  return { key, moveType: EVENT_KIND_SPECS[key].moveType, decode: (json) => decode(new FieldReader(key, json)) };
 }
 
 export const EVENT_KINDS = Object.fromEntries(KIND_SPECS.map((s) => [s.key, followed(s.key)])) as unknown as { [K in KindKey]: EventKind<K, KindData<K>> };

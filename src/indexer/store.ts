@@ -4,11 +4,8 @@ import { tableOf, type KindData, type KindKey } from '../chain-events/kinds.js';
 import { insertCtes, TABLES, type TableSpec } from './rows.js';
 import type { Transport } from './sources/types.js';
 
-/**
- * Prisma's defaults (2 s to get a connection, 5 s to finish) are for request paths; a batch writer
- * under backpressure (every kind writing at once, a busy database) should queue, not fail.
- */
-const BATCH_TRANSACTION = { maxWait: 30_000, timeout: 60_000 };
+/** SQLSTATE raised by `indexer_cursor_moved()` (see its migration). */
+const CURSOR_MOVED = 'IX001';
 
 export interface StoredCursor {
   transport: Transport;
@@ -41,27 +38,27 @@ export interface EventStore {
   loadPosition(kind: KindKey): Promise<StoredPosition>;
   /** Cursor to resume `kind` on `transport`: the stored one if it was issued by that transport, else null (from genesis; replays are skipped). */
   resumeCursor(kind: KindKey, transport: Transport): Promise<string | null>;
-  /** Writes the batch's rows, the leaderboard updates for the inserted rows, and the cursor, in one transaction. */
+  /** Writes the batch's rows, the leaderboard updates for the inserted rows, and the cursor, atomically (one statement). */
   writeBatch<K extends KindKey>(batch: Batch<K, KindData<K>>, transport: Transport): Promise<WriteResult>;
 }
 
-export function createEventStore({ db }: { db: Pick<Db, 'prisma'> }): EventStore {
+export function createEventStore({ db }: { db: Pick<Db, 'query'> }): EventStore {
   async function loadCursor(kind: KindKey): Promise<StoredCursor | null> {
-    const rows = await db.prisma.$queryRawUnsafe<Array<{ transport: string; cursor: string | null; events_indexed: string }>>(
+    const rows = await db.query<{ transport: string; cursor: string | null; events_indexed: string }>(
       'SELECT transport, cursor, events_indexed::text AS events_indexed FROM "cursor" WHERE event_kind = $1',
-      kind,
+      [kind],
     );
     const row = rows[0];
     return row ? { transport: row.transport as Transport, cursor: row.cursor, eventsIndexed: BigInt(row.events_indexed) } : null;
   }
 
   async function loadPosition(kind: KindKey): Promise<StoredPosition> {
-    const rows = await db.prisma.$queryRawUnsafe<Array<{ checkpoint: string | null; at: string | number | null }>>(
+    const rows = await db.query<{ checkpoint: string | null; at: string | number | null }>(
       `SELECT c.last_checkpoint::text AS checkpoint,
               (SELECT (extract(epoch FROM e.timestamp_ms) * 1000)::float8 FROM ${tableOf(kind)} e
                 WHERE e.tx_digest = c.last_tx_digest AND e.event_seq = c.last_event_seq) AS at
          FROM "cursor" c WHERE c.event_kind = $1`,
-      kind,
+      [kind],
     );
     const row = rows[0];
     return { checkpoint: row?.checkpoint ? BigInt(row.checkpoint) : null, lastEventAtMs: row?.at == null ? null : Number(row.at) };
@@ -72,11 +69,13 @@ export function createEventStore({ db }: { db: Pick<Db, 'prisma'> }): EventStore
     const { ctes, params } = insertCtes(spec, batch.events);
     const last = batch.events.at(-1);
     const $ = (value: unknown) => `$${params.push(value)}`;
+    const kind = $(batch.kind);
+    const readFrom = $(batch.cursor);
     // The cursor moves in the same statement (one round trip a batch), guarded: the stored cursor
     // must still be the one this batch was read from (same transport); `cur` is empty otherwise.
     const cursor = `cur AS (
     INSERT INTO "cursor" AS c (event_kind, transport, cursor, last_tx_digest, last_event_seq, last_checkpoint, events_indexed, updated_at)
-    VALUES (${$(batch.kind)}::text, ${$(transport)}::text, ${$(batch.nextCursor)}::text, ${$(last?.txDigest ?? null)}::text,
+    VALUES (${kind}::text, ${$(transport)}::text, ${$(batch.nextCursor)}::text, ${$(last?.txDigest ?? null)}::text,
             ${$(last?.eventSeq ?? null)}::int, ${$(last?.checkpoint?.toString() ?? null)}::bigint, (SELECT count(*) FROM ins), now())
     ON CONFLICT (event_kind) DO UPDATE SET
       transport = EXCLUDED.transport,
@@ -86,17 +85,21 @@ export function createEventStore({ db }: { db: Pick<Db, 'prisma'> }): EventStore
       last_checkpoint = COALESCE(EXCLUDED.last_checkpoint, c.last_checkpoint),
       events_indexed = c.events_indexed + EXCLUDED.events_indexed,
       updated_at = now()
-    WHERE c.transport <> EXCLUDED.transport OR c.cursor IS NOT DISTINCT FROM ${$(batch.cursor)}::text
+    WHERE c.transport <> EXCLUDED.transport OR c.cursor IS NOT DISTINCT FROM ${readFrom}::text
     RETURNING 1
   )`;
+    // One statement is atomic without a transaction: when the guard refuses, the final SELECT
+    // raises (SQLSTATE IX001) and the rows and board updates of this statement roll back with it.
     const sql = `WITH ${[...ctes, cursor].join(',\n  ')}
-SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM cur)::int AS moved`;
-    // One statement is already atomic; the transaction is there to roll the rows back when the guard refused.
-    return db.prisma.$transaction(async (tx) => {
-      const [row] = await tx.$queryRawUnsafe<Array<{ inserted: number; moved: number }>>(sql, ...params);
-      if (Number(row.moved) !== 1) throw new CursorConflictError(`${batch.kind}: stored cursor moved since ${batch.cursor ?? 'genesis'}; batch rolled back`);
+SELECT CASE WHEN (SELECT count(*) FROM cur) = 1 THEN (SELECT count(*) FROM ins)::int
+            ELSE indexer_cursor_moved(${kind}::text, ${readFrom}::text) END AS inserted`;
+    try {
+      const [row] = await db.query<{ inserted: number }>(sql, params);
       return { inserted: Number(row.inserted) };
-    }, BATCH_TRANSACTION);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === CURSOR_MOVED) throw new CursorConflictError((error as Error).message, { cause: error });
+      throw error;
+    }
   }
 
   return {

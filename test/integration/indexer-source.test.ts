@@ -59,6 +59,13 @@ async function drain(source: EventSource, eventType: string, cursor: string | nu
   }
 }
 
+it('the gRPC source asks the node only for the event fields it reads (no BCS contents)', async () => {
+  const type = eventTypeOf(EVENT_KINDS.bet_result_event, chain.packageId);
+  const page = await createEventSource({ transport: 'grpc', url: chain.grpcUrl }).listEvents({ eventType: type, cursor: null, limit: 5 });
+  expect(page.events).toHaveLength(5);
+  expect(chain.stats.byTransport.grpc.readMask?.sort()).toEqual(['checkpoint', 'event_index', 'event_type', 'json', 'sender', 'transaction_digest']);
+});
+
 describe.each(TRANSPORTS)('indexer event source over %s', (transport) => {
   const source = () => createEventSource({ transport, url: transport === 'graphql' ? chain.graphqlUrl : chain.grpcUrl });
 

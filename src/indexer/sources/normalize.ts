@@ -19,18 +19,18 @@ export const normalizeAddress = (address: string): string => (NORMALIZED_ADDRESS
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+function missing(raw: RawEvent, transport: Transport, what: string): never {
+  throw new EventSourceError(`${transport} event ${raw.txDigest ?? '?'}#${raw.eventSeq ?? '?'}: ${what}`, transport, false);
+}
+
 /** Checks the fields every transport must deliver and normalizes addresses and types. */
 export function toChainEvent(raw: RawEvent, transport: Transport): ChainEvent {
-  const where = `${raw.txDigest ?? '?'}#${raw.eventSeq ?? '?'}`;
-  const fail = (what: string): never => {
-    throw new EventSourceError(`${transport} event ${where}: ${what}`, transport, false);
-  };
-  if (!raw.txDigest) fail('missing transaction digest');
-  if (typeof raw.eventSeq !== 'number' || !Number.isInteger(raw.eventSeq) || raw.eventSeq < 0) fail('missing event sequence number');
-  if (typeof raw.timestampMs !== 'number' || !Number.isFinite(raw.timestampMs)) fail('missing timestamp');
-  if (!raw.sender) fail('missing sender');
-  if (!raw.type) fail('missing event type');
-  if (!isRecord(raw.json)) fail('missing JSON contents');
+  if (!raw.txDigest) missing(raw, transport, 'missing transaction digest');
+  if (typeof raw.eventSeq !== 'number' || !Number.isInteger(raw.eventSeq) || raw.eventSeq < 0) missing(raw, transport, 'missing event sequence number');
+  if (typeof raw.timestampMs !== 'number' || !Number.isFinite(raw.timestampMs)) missing(raw, transport, 'missing timestamp');
+  if (!raw.sender) missing(raw, transport, 'missing sender');
+  if (!raw.type) missing(raw, transport, 'missing event type');
+  if (!isRecord(raw.json)) missing(raw, transport, 'missing JSON contents');
   return {
     txDigest: raw.txDigest!,
     eventSeq: raw.eventSeq!,
