@@ -262,7 +262,7 @@ export async function benchIngest(opts: { databaseUrl?: string; events?: number 
       `${line(raw.label, base, 'ev/s')}  (${raw.ms.toFixed(0)} ms wall)`,
       stage('stage fetch: gRPC listEvents incl. timestamps (chain in a child process)', fetch),
       stage('stage decode: event JSON → typed rows', decode),
-      stage('stage write: writeBatch, rows + 4 boards + cursor, 1 tx/batch', write),
+      stage('stage write: writeBatch, rows + 4 boards + cursor, 1 statement/batch', write),
       stage('indexer end to end: fixture gRPC → followKind → writeBatch', e2e),
     ];
 
