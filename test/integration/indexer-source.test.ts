@@ -66,6 +66,23 @@ it('the gRPC source asks the node only for the event fields it reads (no BCS con
   expect(chain.stats.byTransport.grpc.readMask?.sort()).toEqual(['checkpoint', 'event_index', 'event_type', 'json', 'sender', 'transaction_digest']);
 });
 
+it('the gRPC source asks for each transaction time once, also when two kinds read the same transactions at once', async () => {
+  const source = createEventSource({ transport: 'grpc', url: chain.grpcUrl });
+  const kinds = [EVENT_KINDS.bet_result_event, EVENT_KINDS.vip_exp_progress_event];
+  const pages = await Promise.all(kinds.map((kind) => source.listEvents({ eventType: eventTypeOf(kind, chain.packageId), cursor: null, limit: 40 })));
+  const digests = pages.map((page) => new Set(page.events.map((e) => e.txDigest)));
+  const shared = [...digests[0]].filter((d) => digests[1].has(d)).length;
+  expect(shared).toBeGreaterThan(0); // a bet emits its result and the XP it earned
+  const before = chain.stats.byTransport.grpc.transactionLookups;
+  const again = await source.listEvents({ eventType: eventTypeOf(kinds[0], chain.packageId), cursor: null, limit: 40 });
+  expect(chain.stats.byTransport.grpc.transactionLookups).toBe(before);
+  expect(again.events.map((e) => e.timestampMs)).toEqual(pages[0].events.map((e) => e.timestampMs));
+  const fresh = createEventSource({ transport: 'grpc', url: chain.grpcUrl });
+  const lookupsBefore = chain.stats.byTransport.grpc.transactionLookups;
+  await Promise.all(kinds.map((kind) => fresh.listEvents({ eventType: eventTypeOf(kind, chain.packageId), cursor: null, limit: 40 })));
+  expect(chain.stats.byTransport.grpc.transactionLookups - lookupsBefore).toBe(new Set([...digests[0], ...digests[1]]).size);
+});
+
 describe.each(TRANSPORTS)('indexer event source over %s', (transport) => {
   const source = () => createEventSource({ transport, url: transport === 'graphql' ? chain.graphqlUrl : chain.grpcUrl });
 

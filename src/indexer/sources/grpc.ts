@@ -1,4 +1,5 @@
 import { GrpcTypes, RpcError, SuiGrpcClient } from '@mysten/sui/grpc';
+import { LRUCache } from 'lru-cache';
 import { toChainEvent } from './normalize.js';
 import { EventSourceError, type EventPage, type EventSource, type ListEventsInput } from './types.js';
 
@@ -9,6 +10,9 @@ const RETRYABLE_CODES = new Set(['UNAVAILABLE', 'DEADLINE_EXCEEDED', 'RESOURCE_E
  * `package_id` and `module`, and normalizes every address and type on every event (which
  * toChainEvent does again, memoized): about a third of the client's CPU per event, for nothing.
  */
+/** Transactions whose time is remembered (about 100 bytes each). */
+const TX_TIME_CACHE = 20_000;
+
 const EVENT_READ_MASK = ['transaction_digest', 'event_index', 'checkpoint', 'sender', 'event_type', 'json'];
 
 function classify(error: unknown, what: string, signal: AbortSignal | undefined): unknown {
@@ -57,9 +61,13 @@ export interface GrpcEventSourceOptions {
 export function createGrpcEventSource(options: GrpcEventSourceOptions): EventSource {
   const client = new SuiGrpcClient({ baseUrl: options.url, network: options.network ?? 'mainnet', format: 'binary' });
 
-  async function timestamps(digests: string[], signal: AbortSignal | undefined): Promise<Map<string, number>> {
+  // A transaction's time never changes, and one transaction often emits events of several kinds
+  // (a bet: its result and the VIP XP it earned), which the kinds' followers read at about the same
+  // time: each transaction's time is asked for once, by whichever page needs it first.
+  const txTimes = new LRUCache<string, Promise<number | undefined>>({ max: TX_TIME_CACHE });
+
+  async function fetchTimestamps(digests: string[], signal: AbortSignal | undefined): Promise<Map<string, number>> {
     const out = new Map<string, number>();
-    if (digests.length === 0) return out;
     let response;
     try {
       ({ response } = await client.ledgerService.batchGetTransactions({ digests, readMask: { paths: ['digest', 'timestamp'] } }, { abort: signal }));
@@ -71,6 +79,37 @@ export function createGrpcEventSource(options: GrpcEventSourceOptions): EventSou
       const ts = entry.result.transaction.timestamp;
       if (ts) out.set(entry.result.transaction.digest ?? digests[i], Number(ts.seconds) * 1000 + Math.floor(ts.nanos / 1_000_000));
     });
+    return out;
+  }
+
+  /** The time of each transaction (undefined when the node has none); a failed or empty lookup is not kept. */
+  async function timestamps(digests: Iterable<string>, signal: AbortSignal | undefined): Promise<Map<string, number | undefined>> {
+    const wanted = new Map<string, Promise<number | undefined>>();
+    const missing: string[] = [];
+    for (const digest of digests) {
+      if (wanted.has(digest)) continue;
+      const known = txTimes.get(digest);
+      if (known) wanted.set(digest, known);
+      else missing.push(digest);
+    }
+    if (missing.length > 0) {
+      const batch = fetchTimestamps(missing, signal);
+      for (const digest of missing) {
+        const time = batch.then((found) => found.get(digest));
+        const forget = () => txTimes.get(digest) === time && txTimes.delete(digest);
+        time.then((t) => t === undefined && forget(), forget);
+        txTimes.set(digest, time);
+        wanted.set(digest, time);
+      }
+    }
+    const out = new Map<string, number | undefined>();
+    try {
+      for (const [digest, time] of wanted) out.set(digest, await time);
+    } catch (error) {
+      if (signal?.aborted || error instanceof EventSourceError) throw error;
+      // A lookup this page shared with another one ended on that page's signal: try again.
+      throw new EventSourceError('grpc BatchGetTransactions failed: a shared lookup was aborted', 'grpc', true, { cause: error });
+    }
     return out;
   }
 
@@ -117,7 +156,7 @@ export function createGrpcEventSource(options: GrpcEventSourceOptions): EventSou
     } catch (error) {
       throw classify(error, 'ListEvents', input.signal);
     }
-    const times = await timestamps([...new Set(page.events.map((e) => e.transactionDigest ?? ''))].filter(Boolean), input.signal);
+    const times = await timestamps(page.events.flatMap((e) => (e.transactionDigest ? [e.transactionDigest] : [])), input.signal);
     return {
       events: page.events.map((e) =>
         toChainEvent(
