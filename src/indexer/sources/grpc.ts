@@ -64,7 +64,8 @@ export function createGrpcEventSource(options: GrpcEventSourceOptions): EventSou
   // A transaction's time never changes, and one transaction often emits events of several kinds
   // (a bet: its result and the VIP XP it earned), which the kinds' followers read at about the same
   // time: each transaction's time is asked for once, by whichever page needs it first.
-  const txTimes = new LRUCache<string, Promise<number | undefined>>({ max: TX_TIME_CACHE });
+  const txTimes = new LRUCache<string, number>({ max: TX_TIME_CACHE });
+  const inFlight = new Map<string, Promise<Map<string, number>>>();
 
   async function fetchTimestamps(digests: string[], signal: AbortSignal | undefined): Promise<Map<string, number>> {
     const out = new Map<string, number>();
@@ -82,29 +83,44 @@ export function createGrpcEventSource(options: GrpcEventSourceOptions): EventSou
     return out;
   }
 
-  /** The time of each transaction (undefined when the node has none); a failed or empty lookup is not kept. */
-  async function timestamps(digests: Iterable<string>, signal: AbortSignal | undefined): Promise<Map<string, number | undefined>> {
-    const wanted = new Map<string, Promise<number | undefined>>();
+  /** The time of each transaction (missing when the node has none); a failed or empty lookup is not kept. */
+  async function timestamps(digests: Iterable<string>, signal: AbortSignal | undefined): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    const waiting = new Map<string, Promise<Map<string, number>>>();
     const missing: string[] = [];
+    const seen = new Set<string>();
     for (const digest of digests) {
-      if (wanted.has(digest)) continue;
+      if (seen.has(digest)) continue;
+      seen.add(digest);
       const known = txTimes.get(digest);
-      if (known) wanted.set(digest, known);
+      if (known !== undefined) {
+        out.set(digest, known);
+        continue;
+      }
+      const pending = inFlight.get(digest);
+      if (pending) waiting.set(digest, pending);
       else missing.push(digest);
     }
     if (missing.length > 0) {
-      const batch = fetchTimestamps(missing, signal);
+      const lookup = fetchTimestamps(missing, signal);
+      const settle = () => missing.forEach((digest) => inFlight.get(digest) === lookup && inFlight.delete(digest));
+      lookup.then((found) => {
+        for (const [digest, time] of found) txTimes.set(digest, time);
+        settle();
+      }, settle);
       for (const digest of missing) {
-        const time = batch.then((found) => found.get(digest));
-        const forget = () => txTimes.get(digest) === time && txTimes.delete(digest);
-        time.then((t) => t === undefined && forget(), forget);
-        txTimes.set(digest, time);
-        wanted.set(digest, time);
+        inFlight.set(digest, lookup);
+        waiting.set(digest, lookup);
       }
     }
-    const out = new Map<string, number | undefined>();
+    const answers = new Map<Promise<Map<string, number>>, Map<string, number>>();
     try {
-      for (const [digest, time] of wanted) out.set(digest, await time);
+      for (const [digest, lookup] of waiting) {
+        let found = answers.get(lookup);
+        if (!found) answers.set(lookup, (found = await lookup));
+        const time = found.get(digest);
+        if (time !== undefined) out.set(digest, time);
+      }
     } catch (error) {
       if (signal?.aborted || error instanceof EventSourceError) throw error;
       // A lookup this page shared with another one ended on that page's signal: try again.
