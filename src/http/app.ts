@@ -16,7 +16,7 @@ import { registerSocketIo, type SocketIoDeps } from '../gateway/socket-io';
 import { createGatewayMetrics } from '../gateway/metrics';
 import { registerAdmission } from './admission';
 import { registerAuthContext, registerAuthRefusal } from './auth-context';
-import { registerErrorHandling } from './error-handler';
+import { answerFrameworkError, MAX_PARAM_LENGTH, registerErrorHandling } from './error-handler';
 import { registerStorableInputCheck } from './storable-input';
 import { registerMetrics } from './metrics';
 import { registerRequestTimeout } from './timeout';
@@ -61,6 +61,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     // Graceful close (./drain.ts): idle keep-alive sockets close, in-flight requests finish.
     forceCloseConnections: 'idle',
     return503OnClosing: false,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerFrameworkError,
   });
   await registerSecurity(app, config.http);
   registerErrorHandling(app);

@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorBody, isAppError, type ErrorCode } from '../errors';
+import { setApiSecurityHeaders } from './security';
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
@@ -26,6 +27,26 @@ export function toAppError(error: unknown): AppError {
   }
   return new AppError('INTERNAL', 'Internal server error', undefined, { cause: error });
 }
+
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route runs (a path parameter
+ * longer than `maxParamLength`, a malformed URL), answered in the same shape as everything else
+ * instead of Fastify's own `{ error, code, message, statusCode }` body.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const appError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new AppError('VALIDATION_FAILED', 'A path parameter is too long', { issues: [{ path: '/params', message: `at most ${MAX_PARAM_LENGTH} characters` }] })
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new AppError('BAD_REQUEST', 'The URL is not valid (malformed percent-encoding)')
+        : toAppError(error);
+  request.log.info({ code: appError.code, fastifyCode: error.code }, appError.message);
+  setApiSecurityHeaders(request, reply);
+  reply.code(appError.status).send(errorBody(appError, request.id));
+}
+
+/** Fastify's default, named: the router refuses longer path parameters (answerFrameworkError). */
+export const MAX_PARAM_LENGTH = 100;
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {

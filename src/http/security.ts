@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { Config } from '../config';
@@ -68,6 +68,15 @@ const CORS_PATH = /^\/(graphql|api)(\/|\?|$)/;
 const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'apollo-require-preflight', 'x-apollo-operation-name'];
 const CORS_EXPOSED_HEADERS = ['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'];
 
+const apiHeaders = helmet(API_HEADERS);
+
+/** The API's security headers on a reply that no hook ran for (the router's own refusals, ./error-handler.ts). */
+export function setApiSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+  // helmet's middleware sets its headers and calls `next` synchronously.
+  apiHeaders(request.raw, reply.raw, () => undefined);
+}
+
 /**
  * Security headers (helmet) and CORS on every response, errors included. Registered before
  * any other hook, so responses ended early (admission 429, body limit 413, timeout 503) carry
@@ -84,7 +93,6 @@ export async function registerSecurity(app: FastifyInstance, http: Pick<Config['
   // helmet builds its header middleware once per policy (@fastify/helmet rebuilds it, parsing the
   // policy again, on every request): the API's at start, a route's own on its first request (a
   // later scope's onRoute hook may still set it, see ./openapi.ts).
-  const apiHeaders = helmet(API_HEADERS);
   const routeHeaders = new WeakMap<HelmetOptions, ReturnType<typeof helmet>>();
   const headersFor = (policy: HelmetOptions) => {
     let apply = routeHeaders.get(policy);

@@ -186,13 +186,22 @@ describe('GET /api/openapi.json', () => {
 
 describe('Fastify validates against the declared schemas', () => {
   it('answers a bad path parameter or query with VALIDATION_FAILED in the error shape', async () => {
-    for (const url of ['/api/analytics/leaderboards/nope', '/api/stats/leaderboards/xp?limit=0', '/api/analytics/leaderboards/weekly_bet?week=last-week']) {
+    const tooLong = `/api/analytics/leaderboards/${'x'.repeat(101)}`; // refused by the router itself (maxParamLength)
+    for (const url of ['/api/analytics/leaderboards/nope', '/api/stats/leaderboards/xp?limit=0', '/api/analytics/leaderboards/weekly_bet?week=last-week', tooLong]) {
       const res = await fetch(`${api.url}${url}`);
       expect(res.status, url).toBe(400);
       const body = await res.json();
       expect(body, url).toMatchObject(errorShape('VALIDATION_FAILED'));
       expect(body.error.details.issues.length, url).toBeGreaterThan(0);
+      expect(res.headers.get('x-content-type-options'), url).toBe('nosniff');
     }
+  });
+
+  it('answers a malformed URL in the error shape, with the security headers', async () => {
+    const res = await fetch(`${api.url}/api/analytics/leaderboards/%E0%A4%A`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject(errorShape('BAD_REQUEST'));
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('answers a good request with the documented body', async () => {

@@ -8,7 +8,7 @@ import { giftRoutes } from './gifts';
 import { priceRoutes } from './prices';
 import { healthRoutes } from './health';
 import { questRoutes } from './quests';
-import { addSharedSchemas, documentBearerAuth } from './responses';
+import { addSharedSchemas, documentBearerAuth, documentTransportErrors } from './responses';
 import { usersRoutes } from './users';
 import { socialLinkRoutes } from './social-links';
 import { zkLoginRoutes } from './zklogin';
@@ -20,6 +20,7 @@ import { nameserviceRoutes } from './nameservice';
 export async function restRoutes(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   addSharedSchemas(app);
   documentBearerAuth(app);
+  documentTransportErrors(app);
   await healthRoutes(app, opts.services);
   await authRoutes(app, opts.services);
   await zkLoginRoutes(app, opts.services);

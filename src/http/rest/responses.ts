@@ -44,6 +44,36 @@ export function addSharedSchemas(app: FastifyInstance): void {
   app.addSchema(errorResponseSchema);
 }
 
+/** What any route that takes a body can answer before it runs: a body that is not JSON, too large, or of another media type. */
+const BODY_TRANSPORT_ERRORS: readonly ErrorCode[] = ['BAD_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+/** What the router answers for a path parameter longer than it accepts (src/http/error-handler.ts). */
+const PATH_TRANSPORT_ERRORS: readonly ErrorCode[] = ['VALIDATION_FAILED'];
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Documents the refusals that come before a route runs, merged into the statuses it declares:
+ * BODY_TRANSPORT_ERRORS on every route whose method carries a body, PATH_TRANSPORT_ERRORS on every
+ * route with path parameters.
+ */
+export function documentTransportErrors(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const schema = route.schema as { response?: Record<number, { description?: string; $ref?: string }> } | undefined;
+    if (!schema?.response) return;
+    const codes = [...(methods.some((m) => BODY_METHODS.has(m)) ? BODY_TRANSPORT_ERRORS : []), ...(route.url.includes(':') ? PATH_TRANSPORT_ERRORS : [])];
+    if (codes.length === 0) return;
+    for (const [status, entry] of Object.entries(errorResponses(codes))) {
+      const declared = schema.response[Number(status)];
+      if (!declared) schema.response[Number(status)] = entry;
+      else if (declared.$ref === entry.$ref) {
+        const codes = declared.description?.split(', ') ?? [];
+        const missing = entry.description.split(', ').filter((c) => !codes.includes(c));
+        if (missing.length) schema.response[Number(status)] = { ...declared, description: [...codes, ...missing].join(', ') };
+      }
+    }
+  });
+}
+
 /**
  * The OpenAPI `security` of a route, read from the errors it declares: a route that can answer
  * UNAUTHENTICATED needs the access token; one that only refuses a bad token (TOKEN_INVALID)
