@@ -4,8 +4,8 @@
 // refusal in the one error shape.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type TestApi } from '../helpers/api';
-import { loginWithKeypair } from '../helpers/auth';
+import type { TestApi } from '../helpers/api';
+import { fuzzRuns, oddText, startFuzzTarget } from '../helpers/fuzz';
 
 interface Operation {
   parameters?: Array<{ name: string; in: 'path' | 'query' | 'header'; required?: boolean }>;
@@ -18,8 +18,7 @@ let token: string;
 let operations: Array<{ method: string; path: string; op: Operation }>;
 
 beforeAll(async () => {
-  api = await startApi({ env: { 'HTTP.RATE_LIMIT_MAX': '1000000', 'QUESTS.CLAIM_RATE_LIMIT_MAX': '1000000' } });
-  token = (await loginWithKeypair(api.url)).accessToken;
+  ({ api, token } = await startFuzzTarget());
   const doc = (await api.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m)).map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
@@ -29,12 +28,6 @@ afterAll(async () => {
   await api?.close();
 });
 
-const oddText = fc.oneof(
-  fc.string({ maxLength: 40 }),
-  fc.fullUnicodeString({ maxLength: 40 }),
-  fc.constantFrom('', ' ', '-1', '0', '1.5', '1e309', 'NaN', 'null', 'true', '[]', '{}', '0x', '0x' + 'f'.repeat(64), '0x' + 'g'.repeat(64), '..', '%', '\u0000', '\ud800', 'a'.repeat(5000)),
-  fc.integer().map(String),
-);
 // Dot segments are resolved by every HTTP client before a request is sent (RFC 3986 §5.2.4).
 const oddSegment = oddText.filter((v) => v !== '.' && v !== '..');
 const oddJson = fc.oneof(fc.jsonValue({ maxDepth: 3 }), oddText, fc.constant(null), fc.integer(), fc.double(), fc.boolean());
@@ -80,7 +73,7 @@ describe('every /api operation under fuzzed input', () => {
             expect(typeof body.error?.requestId, where).toBe('string');
           }
         }),
-        { numRuns: Number(process.env.FUZZ_RUNS ?? 30), seed: Number(process.env.FUZZ_SEED ?? 20261126) },
+        fuzzRuns(30),
       );
     }
   }, 300_000);

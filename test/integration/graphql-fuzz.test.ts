@@ -17,26 +17,19 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startApi, type TestApi } from '../helpers/api';
-import { loginWithKeypair } from '../helpers/auth';
+import type { TestApi } from '../helpers/api';
+import { fuzzRuns, oddText, startFuzzTarget } from '../helpers/fuzz';
 
 const schema = buildSchema(readFileSync(new URL('../../schema/schema.graphql', import.meta.url), 'utf8'));
 
 let api: TestApi;
 let token: string;
 beforeAll(async () => {
-  api = await startApi({ env: { 'HTTP.RATE_LIMIT_MAX': '1000000' } });
-  token = (await loginWithKeypair(api.url)).accessToken;
+  ({ api, token } = await startFuzzTarget());
 }, 120_000);
 afterAll(async () => {
   await api?.close();
 });
-
-const oddText = fc.oneof(
-  fc.string({ maxLength: 40 }),
-  fc.fullUnicodeString({ maxLength: 40 }),
-  fc.constantFrom('', ' ', '-1', '0', '1e309', 'null', '0x', '0x2', '0x' + 'f'.repeat(64), '0x' + 'g'.repeat(64), '0x2::sui::SUI', '::', 'a'.repeat(5000), '2026-13-45', '9'.repeat(40)),
-);
 
 function valueOf(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
   if (isNonNullType(type)) return valueOf(type.ofType, depth);
@@ -101,7 +94,7 @@ it('answers every root query field with data or coded errors, never INTERNAL', a
           expect(error.extensions?.code, where).not.toBe('INTERNAL');
         }
       }),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 20), seed: Number(process.env.FUZZ_SEED ?? 20261126) },
+      fuzzRuns(20),
     );
   }
   // The values are of the declared types, so the requests reach their resolvers and a good part answer.
