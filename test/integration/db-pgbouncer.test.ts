@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createDb, type Db } from '../../src/db/client';
 import { ChatHistoryDocument, SendChatMessageDocument } from '../../src/generated/graphql';
+import { EVENT_KINDS } from '../../src/indexer/kinds';
+import { createEventStore, CursorConflictError } from '../../src/indexer/store';
 import { startApi, type TestApi } from '../helpers/api';
 import { loginWithKeypair } from '../helpers/auth';
 import { gql, wsClient, wsQuery } from '../helpers/client';
@@ -115,6 +117,32 @@ describe.skipIf(!run || !hasPgBouncer)('PostgreSQL behind PgBouncer in transacti
     expect(count.length).toBe(1);
     const ready = await fetch(`${api.url}/api/health/ready`);
     expect(ready.status).toBe(200);
+  });
+
+  it('writes indexer batches through the pooler: rows, board and cursor in one statement, a moved cursor rolls all back', async () => {
+    const store = createEventStore({ db });
+    const player = '0x' + 'ab'.repeat(32);
+    const bet = (i: number) => ({
+      txDigest: `PgBouncerDigest${i}`.padEnd(44, '1'),
+      eventSeq: 0,
+      checkpoint: BigInt(i),
+      timestampMs: Date.UTC(2026, 0, 6, 0, 0, i),
+      sender: player,
+      type: '0x2::game::BetResultEvent',
+      data: EVENT_KINDS.bet_result_event.decode({ player, game_id: String(i), coin_type: '0x2::sui::SUI', stake: '10', payout: '0', won: false }),
+    });
+    const stake = async () => (await db.query<{ total: string }>('SELECT total_wagered::text AS total FROM bet_leaderboard WHERE player = $1', [player]))[0]?.total;
+    // Batches of one kind follow each other; the pooler may hand each statement another server connection.
+    let cursor: string | null = null;
+    for (let i = 1; i <= 6; i++) {
+      const next = `pgb-${i}`;
+      expect((await store.writeBatch({ kind: 'bet_result_event', events: [bet(i)], cursor, nextCursor: next }, 'grpc')).inserted).toBe(1);
+      cursor = next;
+    }
+    expect(await stake()).toBe('60');
+    await expect(store.writeBatch({ kind: 'bet_result_event', events: [bet(7)], cursor: 'pgb-1', nextCursor: 'pgb-x' }, 'grpc')).rejects.toBeInstanceOf(CursorConflictError);
+    expect(await stake()).toBe('60');
+    expect((await store.loadCursor('bet_result_event'))?.cursor).toBe('pgb-6');
   });
 
   it('holds advisory-lock leases on the direct connection, so a second claimant is refused until release', async () => {
