@@ -28,6 +28,9 @@ export function toAppError(error: unknown): AppError {
   return new AppError('INTERNAL', 'Internal server error', undefined, { cause: error });
 }
 
+/** Fastify's default, named: the router refuses longer path parameters (answerFrameworkError). */
+export const MAX_PARAM_LENGTH = 100;
+
 /**
  * Fastify's `frameworkErrors`: what its router refuses before any route runs (a path parameter
  * longer than `maxParamLength`, a malformed URL), answered in the same shape as everything else
@@ -44,9 +47,6 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   setApiSecurityHeaders(request, reply);
   reply.code(appError.status).send(errorBody(appError, request.id));
 }
-
-/** Fastify's default, named: the router refuses longer path parameters (answerFrameworkError). */
-export const MAX_PARAM_LENGTH = 100;
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {

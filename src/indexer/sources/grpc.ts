@@ -10,10 +10,10 @@ const RETRYABLE_CODES = new Set(['UNAVAILABLE', 'DEADLINE_EXCEEDED', 'RESOURCE_E
  * `package_id` and `module`, and normalizes every address and type on every event (which
  * toChainEvent does again, memoized): about a third of the client's CPU per event, for nothing.
  */
+const EVENT_READ_MASK = ['transaction_digest', 'event_index', 'checkpoint', 'sender', 'event_type', 'json'];
+
 /** Transactions whose time is remembered (about 100 bytes each). */
 const TX_TIME_CACHE = 20_000;
-
-const EVENT_READ_MASK = ['transaction_digest', 'event_index', 'checkpoint', 'sender', 'event_type', 'json'];
 
 function classify(error: unknown, what: string, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted || error instanceof EventSourceError) return error;
