@@ -66,9 +66,9 @@ export function documentTransportErrors(app: FastifyInstance): void {
       const declared = schema.response[Number(status)];
       if (!declared) schema.response[Number(status)] = entry;
       else if (declared.$ref === entry.$ref) {
-        const codes = declared.description?.split(', ') ?? [];
-        const missing = entry.description.split(', ').filter((c) => !codes.includes(c));
-        if (missing.length) schema.response[Number(status)] = { ...declared, description: [...codes, ...missing].join(', ') };
+        const listed = declared.description?.split(', ') ?? [];
+        const missing = entry.description.split(', ').filter((c) => !listed.includes(c));
+        if (missing.length) schema.response[Number(status)] = { ...declared, description: [...listed, ...missing].join(', ') };
       }
     }
   });
