@@ -151,7 +151,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     invalidate.request();
     await deps.quests?.afterIndexed(batch.kind, batch.events);
     // Replayed rows (inserted < events) are not news; neither is a backfill.
-    if (batch.kind === 'bet_result_event' && inserted === batch.events.length && state.mode() === 'live') broadcastBets(batch);
+    if (batch.kind === 'bet_result_event' && inserted === batch.events.length && state.isNews(batch.kind, last?.checkpoint ?? null)) broadcastBets(batch);
   }
 
   async function follow(kind: AnyEventKind, startCursor: string | null, term: AbortSignal): Promise<void> {

@@ -4,6 +4,8 @@ import type { IndexerMode, IndexerStatus, KindStatus } from '../chain-events/ind
 interface KindState {
   kind: KindKey;
   caughtUp: boolean;
+  /** Reached the tip at least once this term: from then on its new events are news. */
+  following: boolean;
   batchesSinceTip: number;
   firstCheckpoint: bigint | null;
   lastCheckpoint: bigint | null;
@@ -12,6 +14,8 @@ interface KindState {
 }
 
 const RATE_WINDOW_MS = 10_000;
+/** How far behind the tip a following kind's events are still news (about a minute of Sui checkpoints). */
+export const NEWS_WINDOW_CHECKPOINTS = 250n;
 
 /** What the leader knows about its own progress; pure bookkeeping, no I/O. */
 export function createIndexerState(instanceId: string, kinds: readonly KindKey[], now: () => number = Date.now) {
@@ -26,7 +30,7 @@ export function createIndexerState(instanceId: string, kinds: readonly KindKey[]
   const reset = () => {
     byKind.clear();
     for (const kind of kinds) {
-      byKind.set(kind, { kind, caughtUp: false, batchesSinceTip: 0, firstCheckpoint: null, lastCheckpoint: null, lastEventAtMs: null, eventsIndexed: 0 });
+      byKind.set(kind, { kind, caughtUp: false, following: false, batchesSinceTip: 0, firstCheckpoint: null, lastCheckpoint: null, lastEventAtMs: null, eventsIndexed: 0 });
     }
     total = 0;
     samples.length = 0;
@@ -106,7 +110,18 @@ export function createIndexerState(instanceId: string, kinds: readonly KindKey[]
     reachedTip(kind: KindKey) {
       const k = byKind.get(kind)!;
       k.caughtUp = true;
+      k.following = true;
       k.batchesSinceTip = 0;
+    },
+    /**
+     * Whether a committed batch ending at `checkpoint` is news for the activity feed. A kind's
+     * first catch-up in a term is not; after that, a burst that spans several pages still is,
+     * unless the kind fell more than the news window behind the known tip (an outage's backlog).
+     */
+    isNews(kind: KindKey, checkpoint: bigint | null): boolean {
+      const k = byKind.get(kind)!;
+      if (!k.following || leaderSinceMs === null) return false;
+      return tip === null || checkpoint === null || tip - checkpoint <= NEWS_WINDOW_CHECKPOINTS;
     },
     setTip(checkpoint: bigint | null) {
       if (checkpoint !== null) tip = checkpoint;
