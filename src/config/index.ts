@@ -178,6 +178,8 @@ export interface Config {
     databaseUrl?: string;
     /** Let Payload push its schema (development only; migrations otherwise). */
     dbPush: boolean;
+    /** Open the CMS in the API process at startup (else on first use). */
+    openAtStart: boolean;
     distDir: string;
     revalidationSecret?: string;
     webhookSecret?: string;
@@ -386,6 +388,7 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       upstreamUrl: s.BLOG_UPSTREAM_URL === undefined ? undefined : trimSlash(s.BLOG_UPSTREAM_URL),
       databaseUrl: s.BLOG_DATABASE_URL,
       dbPush: s.BLOG_DB_PUSH,
+      openAtStart: s.BLOG_CMS_OPEN_AT_START,
       distDir: s.BLOG_DIST_DIR,
       revalidationSecret: s.BLOG_REVALIDATION_SECRET,
       webhookSecret: s.WEBHOOK_SECRET,

@@ -203,6 +203,8 @@ export const SETTINGS = {
   BLOG_UPSTREAM_URL: setting(url().optional()),
   BLOG_DATABASE_URL: secret(url().optional()),
   BLOG_DB_PUSH: setting(bool().default(false)),
+  /** Open (and migrate) the blog CMS in the API process at startup, so the first webhook or blog read does not wait for it; false opens it on first use. */
+  BLOG_CMS_OPEN_AT_START: setting(bool().default(true)),
   /** Next's build directory inside blog/ (tests run a second server from a copy of one build). */
   BLOG_DIST_DIR: setting(text().default('.next')),
   BLOG_REVALIDATION_SECRET: secret(text().optional()),

@@ -160,7 +160,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
     const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
     runtime.app = app;
     runtime.url = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
-    if (config.blog.webhookSecret) {
+    if (config.blog.webhookSecret && config.blog.openAtStart) {
       if (!blogMigrated) services.blog.warm();
       else
         void blogMigrated.then(() => {

@@ -85,6 +85,7 @@ describe(`the supervised blog process (real Next server from blog/${BUILD})`, ()
         PAYLOAD_SECRET,
         // With a webhook secret the API opens its own Payload (warm): only after the blog process migrated.
         WEBHOOK_SECRET: 'supervisor-test-webhook-secret-0123456789',
+        BLOG_CMS_OPEN_AT_START: 'true',
       },
       120_000,
     );
