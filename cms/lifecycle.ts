@@ -81,12 +81,20 @@ export async function migrateBlog(payload: Payload): Promise<void> {
 }
 
 /**
+ * Payload's modules and the blog's config, loaded (not opened): nearly all of the seconds that
+ * opening Payload costs, spent in module evaluation that holds the event loop.
+ */
+export function loadBlogPayloadModules() {
+  return Promise.all([import('payload'), import('./payload.config')])
+}
+
+/**
  * Payload for a plain Node process (the backend's webhook route, scripts). Schema push is
  * off, so the database must be migrated: pass `migrate: true` to apply pending migrations
  * first. Close it with closeBlogPayload().
  */
 export async function openBlogPayload(options: { migrate?: boolean } = {}): Promise<Payload> {
-  const [{ getPayload }, { default: config }] = await Promise.all([import('payload'), import('./payload.config')])
+  const [{ getPayload }, { default: config }] = await loadBlogPayloadModules()
   const payload = await getPayload({ config })
   // A pooled connection the server closes (restart, terminated backend) is an 'error' on the
   // pool; Payload does not listen, and an unhandled 'error' would end this process. The pool

@@ -203,7 +203,7 @@ export const SETTINGS = {
   BLOG_UPSTREAM_URL: setting(url().optional()),
   BLOG_DATABASE_URL: secret(url().optional()),
   BLOG_DB_PUSH: setting(bool().default(false)),
-  /** Open (and migrate) the blog CMS in the API process at startup, so the first webhook or blog read does not wait for it; false opens it on first use. */
+  /** Load the blog CMS in the API process before it listens and open (and migrate) it right after, so the first webhook or blog read does not wait for it; false loads and opens it on first use. */
   BLOG_CMS_OPEN_AT_START: setting(bool().default(true)),
   /** Next's build directory inside blog/ (tests run a second server from a copy of one build). */
   BLOG_DIST_DIR: setting(text().default('.next')),

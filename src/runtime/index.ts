@@ -154,19 +154,23 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
       if (config.http.drainDelayMs > 0 && app.server.listening) await sleep(config.http.drainDelayMs);
       await closeHttpApp(app, { graceMs: config.http.requestTimeoutMs + HTTP_CLOSE_SLACK_MS, idleGraceMs: IDLE_CONNECTION_GRACE_MS, logger });
     });
+    const openCmsAtStart = Boolean(config.blog.webhookSecret) && config.blog.openAtStart;
+    // Payload's modules take seconds of event-loop time to load: before listening, not while requests wait.
+    if (openCmsAtStart) await services.blog.preload().catch((err: unknown) => logger.warn({ err }, 'blog CMS modules failed to load; will retry on first use'));
     const host = overrides.listen?.host ?? config.http.host;
     await app.listen({ port: overrides.listen?.port ?? config.http.port, host });
     const { port } = app.server.address() as { port: number };
     const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
     runtime.app = app;
     runtime.url = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
-    if (config.blog.webhookSecret && config.blog.openAtStart) {
-      if (!blogMigrated) services.blog.warm();
+    if (openCmsAtStart) {
+      // Loading Payload holds the event loop for seconds: unready meanwhile, so the edge routes elsewhere.
+      if (!blogMigrated) services.readiness.startingUntil(services.blog.warm());
       else
         void blogMigrated.then(() => {
           if (shutdown.started) return;
           logger.info('blog CMS: opening it in this process now that the blog process has applied the migrations');
-          services.blog.warm();
+          services.readiness.startingUntil(services.blog.warm());
         });
     }
     runtime.urls.unshift(

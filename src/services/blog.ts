@@ -16,7 +16,10 @@ export interface BlogService {
   listPosts(opts: { page?: number; limit?: number }): Promise<PublishedPostPage>;
   postBySlug(slug: string): Promise<PublishedPost | null>;
   /** Starts Payload in the background so the first webhook does not pay for it. */
-  warm(): void;
+  /** Loads Payload's modules (seconds of CPU holding the event loop) without opening it: done before the API listens. */
+  preload(): Promise<void>;
+  /** Opens Payload now; settles (never rejects) once it is open or has failed (logged; retried on first use). */
+  warm(): Promise<void>;
   /**
    * Payload is not opened before `gate` settles (the platform's blog process applying the
    * migrations, which are not safe from two processes at once). Call before any use.
@@ -139,8 +142,11 @@ export function createBlogService(opts: {
     openAfter(next) {
       gate = next;
     },
+    async preload() {
+      await (await import('../../cms/lifecycle')).loadBlogPayloadModules();
+    },
     warm() {
-      cms().catch((err: unknown) => opts.logger.warn({ err: (err as AppError).cause ?? err }, 'blog CMS failed to start; will retry on first use'));
+      return cms().then(() => undefined, (err: unknown) => opts.logger.warn({ err: (err as AppError).cause ?? err }, 'blog CMS failed to start; will retry on first use'));
     },
     async close() {
       closed = true;

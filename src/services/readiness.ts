@@ -9,7 +9,7 @@ type CheckResult = 'ok' | 'failed';
 
 export interface ReadinessReport {
   ready: boolean;
-  checks: { database: CheckResult; store: CheckResult; migrations: CheckResult; shuttingDown: boolean };
+  checks: { database: CheckResult; store: CheckResult; migrations: CheckResult; shuttingDown: boolean; startingUp: boolean };
 }
 
 export interface ReadinessService {
@@ -17,10 +17,17 @@ export interface ReadinessService {
   check(): Promise<ReadinessReport>;
   /** From now on the process reports unready (SIGTERM: the edge stops sending new requests). */
   markShuttingDown(): void;
+  /**
+   * Unready until `task` settles, however it ends: a component this process serves is still
+   * opening (the blog CMS, whose loading holds the event loop for seconds), so the edge routes
+   * elsewhere meanwhile.
+   */
+  startingUntil(task: Promise<unknown>): void;
 }
 
 export function createReadinessService(deps: { db: Db; store: SharedStore; migrationsDir?: string }): ReadinessService {
   let shuttingDown = false;
+  let starting = 0;
   // This build's migrations: a replica whose schema is older than its code must not take traffic.
   let expected: Promise<string[]> | null = null;
   const expectedNames = () => (expected ??= readMigrations(deps.migrationsDir).then((files) => files.map((f) => f.name)));
@@ -44,11 +51,16 @@ export function createReadinessService(deps: { db: Db; store: SharedStore; migra
       const { database, migrations } = await migrationsApplied();
       // A Redis-backed store serving from memory is an outage: counters and broadcasts are per replica then.
       const store: CheckResult = deps.store.kind === 'redis' && deps.store.active !== 'redis' ? 'failed' : 'ok';
-      const checks = { database, store, migrations, shuttingDown };
-      return { ready: database === 'ok' && store === 'ok' && migrations === 'ok' && !shuttingDown, checks };
+      const checks = { database, store, migrations, shuttingDown, startingUp: starting > 0 };
+      return { ready: database === 'ok' && store === 'ok' && migrations === 'ok' && !shuttingDown && starting === 0, checks };
     },
     markShuttingDown() {
       shuttingDown = true;
+    },
+    startingUntil(task) {
+      starting++;
+      const done = () => void starting--;
+      task.then(done, done);
     },
   };
 }

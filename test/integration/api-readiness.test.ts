@@ -22,7 +22,7 @@ describe('readiness (/api/health/ready) beside liveness (/api/health)', { timeou
     const api = await startApi({ env: { 'HTTP.RATE_LIMIT_MAX': '2' } });
     try {
       for (let i = 0; i < 4; i++) {
-        expect(await ready(api.url)).toEqual({ status: 200, body: { status: 'ready', checks: { database: 'ok', store: 'ok', migrations: 'ok', shuttingDown: false } } });
+        expect(await ready(api.url)).toEqual({ status: 200, body: { status: 'ready', checks: { database: 'ok', store: 'ok', migrations: 'ok', shuttingDown: false, startingUp: false } } });
       }
       api.services.readiness.markShuttingDown();
       const answer = await ready(api.url);
@@ -34,12 +34,33 @@ describe('readiness (/api/health/ready) beside liveness (/api/health)', { timeou
     }
   });
 
+  it('is unready while a component it serves is still opening (the blog CMS), and ready once that settles, however it ends', async () => {
+    const api = await startApi();
+    try {
+      let open!: () => void;
+      let fail!: (e: Error) => void;
+      api.services.readiness.startingUntil(new Promise<void>((resolve) => (open = resolve)));
+      api.services.readiness.startingUntil(new Promise<void>((_, reject) => (fail = reject)));
+      const answer = await ready(api.url);
+      expect(answer.status).toBe(503);
+      expect(answer.body.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { checks: { database: 'ok', shuttingDown: false, startingUp: true } } });
+      expect((await fetch(`${api.url}/api/health`)).status).toBe(200);
+      open();
+      expect((await ready(api.url)).body.error!.details.checks).toMatchObject({ startingUp: true });
+      fail(new Error('the CMS could not open'));
+      await until(async () => (await ready(api.url)).status === 200, 'ready after the last component settled', 10_000);
+      expect((await ready(api.url)).body.checks).toMatchObject({ startingUp: false });
+    } finally {
+      await api.close();
+    }
+  });
+
   it('is unready while the shared store is unreachable or a migration of this build is missing; liveness stays 200', async () => {
     const api = await startApi({ env: { CACHE_STORE: 'redis', SHARED_STORE_URL: 'redis://127.0.0.1:1/0' } });
     try {
       const answer = await ready(api.url);
       expect(answer.status).toBe(503);
-      expect(answer.body.error!.details.checks).toEqual({ database: 'ok', store: 'failed', migrations: 'ok', shuttingDown: false });
+      expect(answer.body.error!.details.checks).toEqual({ database: 'ok', store: 'failed', migrations: 'ok', shuttingDown: false, startingUp: false });
       expect((await fetch(`${api.url}/api/health`)).status).toBe(200);
     } finally {
       await api.close();
@@ -78,7 +99,7 @@ describe('readiness (/api/health/ready) beside liveness (/api/health)', { timeou
     const runtime = await createRuntime(config, { roles: new Set(['jobs']), logger: testLogger, db: db.db });
     try {
       const url = /health:\s+(http:\/\/localhost:\d+)/.exec(runtime.urls.join('\n'))![1]!;
-      expect((await ready(url)).body).toEqual({ status: 'ready', checks: { database: 'ok', store: 'ok', migrations: 'ok', shuttingDown: false } });
+      expect((await ready(url)).body).toEqual({ status: 'ready', checks: { database: 'ok', store: 'ok', migrations: 'ok', shuttingDown: false, startingUp: false } });
       expect((await fetch(`${url}/api/health`)).status).toBe(200);
       expect((await fetch(`${url}/metrics`)).status).toBe(404);
     } finally {

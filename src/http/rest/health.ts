@@ -27,7 +27,7 @@ const readinessSchema = {
   summary: 'Readiness',
   description:
     'For the edge proxy and orchestrators: 200 while this replica should get traffic (database and shared store reachable, ' +
-    "this build's migrations applied, not shutting down); otherwise 503 SERVICE_UNAVAILABLE with the failed checks in `details.checks`. " +
+    "this build's migrations applied, not shutting down, nothing it serves still opening); otherwise 503 SERVICE_UNAVAILABLE with the failed checks in `details.checks`. " +
     'Exempt from admission.',
   response: {
     200: {
@@ -37,12 +37,14 @@ const readinessSchema = {
         status: { type: 'string', enum: ['ready'] },
         checks: {
           type: 'object',
-          required: ['database', 'store', 'migrations', 'shuttingDown'],
+          required: ['database', 'store', 'migrations', 'shuttingDown', 'startingUp'],
           properties: {
             database: { type: 'string', enum: ['ok', 'failed'] },
             store: { type: 'string', enum: ['ok', 'failed'] },
             migrations: { type: 'string', enum: ['ok', 'failed'] },
             shuttingDown: { type: 'boolean' },
+            /** The blog CMS still opening in this process (BLOG_CMS_OPEN_AT_START). */
+            startingUp: { type: 'boolean' },
           },
         },
       },
