@@ -164,7 +164,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
     runtime.app = app;
     runtime.url = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
     if (openCmsAtStart) {
-      // Loading Payload holds the event loop for seconds: unready meanwhile, so the edge routes elsewhere.
+      // Unready until Payload is open and migrated (or has failed), so the edge routes elsewhere meanwhile.
       if (!blogMigrated) services.readiness.startingUntil(services.blog.warm());
       else
         void blogMigrated.then(() => {

@@ -15,10 +15,9 @@ export interface BlogService {
   handleDelivery(body: unknown): Promise<DeliverySuccess>;
   listPosts(opts: { page?: number; limit?: number }): Promise<PublishedPostPage>;
   postBySlug(slug: string): Promise<PublishedPost | null>;
-  /** Starts Payload in the background so the first webhook does not pay for it. */
   /** Loads Payload's modules (seconds of CPU holding the event loop) without opening it: done before the API listens. */
   preload(): Promise<void>;
-  /** Opens Payload now; settles (never rejects) once it is open or has failed (logged; retried on first use). */
+  /** Opens Payload now, so the first webhook does not pay for it; settles (never rejects) once it is open or has failed (logged; retried on first use). */
   warm(): Promise<void>;
   /**
    * Payload is not opened before `gate` settles (the platform's blog process applying the

@@ -19,8 +19,7 @@ export interface ReadinessService {
   markShuttingDown(): void;
   /**
    * Unready until `task` settles, however it ends: a component this process serves is still
-   * opening (the blog CMS, whose loading holds the event loop for seconds), so the edge routes
-   * elsewhere meanwhile.
+   * opening (the blog CMS), so the edge routes elsewhere meanwhile.
    */
   startingUntil(task: Promise<unknown>): void;
 }
