@@ -50,7 +50,7 @@ export interface IndexerDeps {
   statusIntervalMs?: number;
   /** How often the chain tip is read (for lag in checkpoints and the ETA). Default 5 000 ms. */
   tipIntervalMs?: number;
-  /** Bet results broadcast per batch at most (live mode only). Default 20. */
+  /** Bet results broadcast per batch at most (only batches that are news: IndexerState.isNews). Default 20. */
   activityPerBatch?: number;
   /** Test seams. */
   source?: EventSource;
