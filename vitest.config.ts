@@ -1,29 +1,29 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 
-const BLOG_TESTS = ['test/integration/blog-*.test.ts', 'test/e2e/blog-*.test.ts'];
+const BLOG_TESTS = ['test/blog/blog-*.test.ts', 'test/e2e/blog-*.test.ts'];
 /**
  * Files that start several processes, kill them or measure latency under load: they run one at a
  * time after the rest (project `backend-solo`), so a neighbour's CPU never decides their outcome.
  */
 const SOLO_TESTS = [
-  'test/integration/edge-cluster.test.ts',
-  'test/integration/nameservice-issuance.test.ts',
-  'test/integration/giveaway-settlement.test.ts',
-  'test/integration/indexer-kill.test.ts',
-  'test/integration/indexer-leader.test.ts',
-  'test/integration/indexer-status.test.ts',
-  'test/integration/gateway-replicas.test.ts',
-  'test/integration/api-replicas.test.ts',
-  'test/integration/api-replicas-activity.test.ts',
-  'test/integration/api-readiness.test.ts',
-  'test/integration/shutdown.test.ts',
-  'test/integration/graphql-pathological.test.ts',
-  'test/integration/store-managed-redis.test.ts',
-  'test/integration/gifts-load.test.ts',
+  'test/runtime/edge-cluster.test.ts',
+  'test/nameservice/nameservice-issuance.test.ts',
+  'test/giveaways/giveaway-settlement.test.ts',
+  'test/indexer/indexer-kill.test.ts',
+  'test/indexer/indexer-leader.test.ts',
+  'test/indexer/indexer-status.test.ts',
+  'test/gateway/gateway-replicas.test.ts',
+  'test/api/api-replicas.test.ts',
+  'test/api/api-replicas-activity.test.ts',
+  'test/api/api-readiness.test.ts',
+  'test/runtime/shutdown.test.ts',
+  'test/graphql/graphql-pathological.test.ts',
+  'test/store/store-managed-redis.test.ts',
+  'test/gifts/gifts-load.test.ts',
   // real per-second cron schedules on two replicas
-  'test/integration/prices-poll.test.ts',
-  'test/integration/jobs-schedules.test.ts',
+  'test/prices/prices-poll.test.ts',
+  'test/ops/jobs-schedules.test.ts',
 ];
 
 /**
@@ -78,7 +78,7 @@ export default defineConfig({
         test: {
           name: 'blog',
           include: BLOG_TESTS,
-          globalSetup: ['test/integration/blog-global-setup.ts'],
+          globalSetup: ['test/blog/blog-global-setup.ts'],
           setupFiles: ['test/setup.ts'],
           pool: 'forks',
           fileParallelism: false,

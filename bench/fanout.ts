@@ -99,7 +99,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 /** N subscribers spread over `urls`; messages sent on the first; one report line. */
 async function measure(label: string, urls: string[], subscribers: number, messages: number): Promise<string> {
-  const { createTokenService } = await import('../src/services/tokens');
+  const { createTokenService } = await import('../src/services/auth/tokens');
   const tokens = createTokenService({ secret: JWT_SECRET, issuer: 'platform-backend', accessTtlSeconds: 3600 });
   const rssBefore = await Promise.all(urls.map(rssBytes));
   const latencies: number[] = [];

@@ -9,9 +9,9 @@ import pg from 'pg';
 import pino from 'pino';
 import { normalizeStructTag } from '@mysten/sui/utils';
 import { createDb } from '../src/db/client';
-import { utcWeekStart } from '../src/services/leaderboards';
-import { DEFAULT_CATALOGUE, periodStartOf } from '../src/services/quest-catalogue';
-import { seedCampaigns } from '../src/services/quest-seed';
+import { utcWeekStart } from '../src/services/leaderboards/service';
+import { DEFAULT_CATALOGUE, periodStartOf } from '../src/services/quests/catalogue';
+import { seedCampaigns } from '../src/services/quests/seed';
 
 export const PLAYERS = 100_000;
 export const BET_EVENTS = 1_000_000;

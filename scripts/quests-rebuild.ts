@@ -6,8 +6,8 @@
 import pino from 'pino';
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
-import { DEFAULT_CATALOGUE } from '../src/services/quest-catalogue';
-import { applyProgressRebuild, diffProgress, type ProgressDifference } from '../src/services/quest-progress';
+import { DEFAULT_CATALOGUE } from '../src/services/quests/catalogue';
+import { applyProgressRebuild, diffProgress, type ProgressDifference } from '../src/services/quests/progress';
 
 const MAX_LISTED = 50;
 const apply = process.argv.includes('--apply');

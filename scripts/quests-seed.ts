@@ -4,8 +4,8 @@
 import pino from 'pino';
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
-import { DEFAULT_CATALOGUE } from '../src/services/quest-catalogue';
-import { seedCampaigns } from '../src/services/quest-seed';
+import { DEFAULT_CATALOGUE } from '../src/services/quests/catalogue';
+import { seedCampaigns } from '../src/services/quests/seed';
 
 const config = loadConfig();
 const logger = pino({ level: config.logLevel === 'debug' ? 'debug' : 'warn' });

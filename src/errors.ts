@@ -10,7 +10,7 @@ export const ERROR_STATUS = {
   OPERATION_NOT_SUPPORTED: 400,
   VALIDATION_FAILED: 400,
   UNAUTHENTICATED: 401,
-  // Auth (src/services/auth.ts, users.ts, social-links.ts): each refusal names its reason.
+  // Auth (src/services/auth/service.ts, users.ts, social-links.ts): each refusal names its reason.
   TOKEN_INVALID: 401,
   TOKEN_EXPIRED: 401,
   CHALLENGE_INVALID: 401,
@@ -37,21 +37,21 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   CLAIM_PERIOD_INVALID: 422,
-  /** A quest claim whose quest is not complete for the period (src/services/quests.ts). */
+  /** A quest claim whose quest is not complete for the period (src/services/quests/service.ts). */
   QUEST_INCOMPLETE: 422,
   EDITORIAL_REJECTED: 422,
-  // The partner webhook's contract (cms/webhook/types.ts WEBHOOK_FAILURES; src/services/blog.ts checks they agree).
+  // The partner webhook's contract (cms/webhook/types.ts WEBHOOK_FAILURES; src/services/blog/service.ts checks they agree).
   INVALID_BODY: 400,
   UNKNOWN_EVENT: 400,
   MISSING_DELIVERY_ID: 400,
   INVALID_ARTICLE: 400,
   SLUG_TAKEN: 409,
   RATE_LIMITED: 429,
-  // Gifts (src/services/gifts.ts): the anti-proxy verdict, a spent daily quota (project or IP), nothing to hand out now.
+  // Gifts (src/services/gifts/service.ts): the anti-proxy verdict, a spent daily quota (project or IP), nothing to hand out now.
   PROXY_DETECTED: 403,
   GIFT_QUOTA_EXCEEDED: 429,
   GIFT_UNAVAILABLE: 409,
-  // Name-service sub-names (src/services/nameservice.ts): below the VIP level, a label someone holds, a second claim.
+  // Name-service sub-names (src/services/nameservice/service.ts): below the VIP level, a label someone holds, a second claim.
   NOT_ELIGIBLE: 403,
   NAME_TAKEN: 409,
   ALREADY_CLAIMED: 409,

@@ -3,9 +3,9 @@
 // our services (the same indexes and the same rank buckets), so the comparison isolates the
 // server, executor and resolver layers, not the queries.
 import pg from 'pg';
-import { readStored } from '../../src/services/quest-progress';
-import { DEFAULT_CATALOGUE, lifecycleOf, periodEndOf, periodStartOf, questWindow } from '../../src/services/quest-catalogue';
-import { utcWeekStart } from '../../src/services/leaderboards';
+import { readStored } from '../../src/services/quests/progress';
+import { DEFAULT_CATALOGUE, lifecycleOf, periodEndOf, periodStartOf, questWindow } from '../../src/services/quests/catalogue';
+import { utcWeekStart } from '../../src/services/leaderboards/service';
 import { BENCH_BLOG_URL, SUI } from '../seed';
 
 export type BoardName = 'XP' | 'BET' | 'WEEKLY_BET' | 'REFERRAL';

@@ -113,7 +113,7 @@ export const EVENT_KIND_SPECS = {
   ]),
   house_liquidity_event: spec<HouseLiquidity>()('house_liquidity_event', 'house::HouseLiquidityEvent', liquidityColumns),
   secondary_house_liquidity_event: spec<HouseLiquidity>()('secondary_house_liquidity_event', 'secondary_house::SecondaryHouseLiquidityEvent', liquidityColumns),
-  // Feeds no leaderboard: the giveaway settlement job (src/services/giveaways.ts) reads it.
+  // Feeds no leaderboard: the giveaway settlement job (src/services/giveaways/service.ts) reads it.
   giveaway_created_event: spec<GiveawayCreated>()('giveaway_created_event', 'giveaway::GiveawayCreatedEvent', [
     ['giveaway_id', 'text', (d) => d.giveawayId],
     ['ends_at', 'timestamptz', (d) => isoOfMs(d.endsAtMs)],

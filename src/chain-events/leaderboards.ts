@@ -41,7 +41,7 @@ export const LEADERBOARD_SPECS = [
     keys: ['player'],
     values: ['total_xp', 'vip_level', 'chain_xp', 'quest_xp'],
     // chain_xp: the chain's running total_exp, so keep the highest seen and the level that came with it.
-    // quest_xp: claimed quest rewards, added by the claim itself (src/services/quest-claims.ts), never by
+    // quest_xp: claimed quest rewards, added by the claim itself (src/services/quests/claims.ts), never by
     // the indexer. total_xp (the score) is their sum.
     aggregate: (source, batch) => {
       const chain = `SELECT DISTINCT ON (player) player, total_exp AS chain_xp, vip_level FROM ${source} ORDER BY player, total_exp DESC, id DESC`;

@@ -46,7 +46,7 @@ export const SETTINGS = {
   HEALTH_PORT: setting(port().optional()),
   'HTTP.RATE_LIMIT_MAX': setting(int({ min: 1 }).default(300)),
   'HTTP.RATE_LIMIT_WINDOW_MS': setting(int({ min: 1 }).default(60_000)),
-  /** Quest claims per wallet per window (src/services/quests.ts), on top of the HTTP admission limits. */
+  /** Quest claims per wallet per window (src/services/quests/service.ts), on top of the HTTP admission limits. */
   'QUESTS.CLAIM_RATE_LIMIT_MAX': setting(int({ min: 1 }).default(10)),
   'QUESTS.CLAIM_RATE_LIMIT_WINDOW_MS': setting(int({ min: 1 }).default(60_000)),
   TRUSTED_PROXY_CIDRS: setting(list({ check: isCidr, message: (v) => `"${v}" is not an IP address or CIDR range` }).default([])),
@@ -113,7 +113,7 @@ export const SETTINGS = {
   'ANALYTICS.CACHE_TTL_MS': setting(int({ min: 0 }).default(30_000)),
   /** Bearer token of the operator-only routes (cache statistics and clear); unset: those routes answer 401. */
   OPERATOR_TOKEN: secret(text().min(32, { error: 'must be at least 32 characters' }).optional()),
-  /** Highest reward the welcome wheel pays (src/services/welcome-wheel.ts). */
+  /** Highest reward the welcome wheel pays (src/services/welcome-wheel/service.ts). */
   'GENERAL.WELCOME_WHEEL_MAX_REWARD': setting(int({ min: 0 }).default(1000)),
   /** On-ramp A (signed widget URLs): the widget origin, its publishable key and the secret that signs. */
   'ONRAMP_A.WIDGET_URL': setting(url().default('https://buy.moonpay.com')),
@@ -132,7 +132,7 @@ export const SETTINGS = {
   /** Price source (src/providers/price-source.ts, CoinGecko's pro API format). Unset key: no poll, /api/price answers SERVICE_UNAVAILABLE. */
   'CHAIN.PRICE_API_KEY': secret(text().optional()),
   'CHAIN.PRICE_API_URL': setting(url().default('https://pro-api.coingecko.com')),
-  /** Chain writer (src/services/chain-writer.ts): the signing wallet, `suiprivkey…`; unset: no writes. */
+  /** Chain writer (src/services/chain-writer/service.ts): the signing wallet, `suiprivkey…`; unset: no writes. */
   'CHAIN.BACKEND_WALLET_PRIVATE_KEY': secret(text().refine((v) => v.startsWith('suiprivkey1'), { error: 'must be a Sui private key (suiprivkey1…)' }).optional()),
   /** Gas budget of each write, MIST, and how long one execute call may take before its outcome counts as unknown. */
   'CHAIN.WRITE_GAS_BUDGET': setting(int({ min: 1 }).default(100_000_000)),
@@ -142,7 +142,7 @@ export const SETTINGS = {
   'CHAIN.GIVEAWAY_SETTLEMENT_GRACE_MS': setting(int({ min: 0 }).default(60_000)),
   'CHAIN.GIVEAWAY_SETTLEMENT_BATCH_SIZE': setting(int({ min: 1 }).default(20)),
   /**
-   * Name-service sub-names (src/services/nameservice.ts): a player at or above MIN_VIP_LEVEL claims one
+   * Name-service sub-names (src/services/nameservice/service.ts): a player at or above MIN_VIP_LEVEL claims one
    * `<label>.<PARENT_DOMAIN>`, issued from the parent's NFT (held by the backend wallet) through SuiNS's
    * `subdomains::new` (SUINS_OBJECT_ID, SUBDOMAINS_PACKAGE_ID: not in the spec; the SuiNS SDK reads them
    * from its per-network config). Any of the four names or ids unset: claims answer SERVICE_UNAVAILABLE.
@@ -164,10 +164,10 @@ export const SETTINGS = {
   'JOBS.PRICE_POLL_CRON': setting(text().refine((v) => cron.validate(v), { error: 'is not a cron expression' }).default('*/5 * * * *')),
   'JOBS.GIFT_RESET_CRON': setting(text().refine((v) => cron.validate(v), { error: 'is not a cron expression' }).default('0 0 * * *')),
   'JOBS.ARCHIVE_CRON': setting(text().refine((v) => cron.validate(v), { error: 'is not a cron expression' }).default('30 3 * * *')),
-  /** Run log (src/services/job-runs.ts): routine successes are sampled once per job per window; slower ones are all kept. */
+  /** Run log (src/services/ops/job-runs.ts): routine successes are sampled once per job per window; slower ones are all kept. */
   'JOBS.RUN_SAMPLE_WINDOW_SECONDS': setting(int({ min: 1 }).default(300)),
   'JOBS.SLOW_RUN_MS': setting(int({ min: 0 }).default(10_000)),
-  /** Run-log rows older than this are moved to gzip NDJSON archives (src/services/job-run-archive.ts). */
+  /** Run-log rows older than this are moved to gzip NDJSON archives (src/services/ops/job-run-archive.ts). */
   'JOBS.RUN_HOT_DAYS': setting(int({ min: 1 }).default(14)),
   /** Unset: `${DATA_DIR}/archive/ops-job-run`. */
   'JOBS.ARCHIVE_DIR': setting(text().optional()),

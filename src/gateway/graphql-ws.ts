@@ -5,8 +5,8 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { WebSocket } from 'ws';
 import { AppError } from '../errors';
 import type { Logger } from '../observability/logger';
-import type { TokenService, AccessClaims } from '../services/tokens';
-import type { OperatorPolicy } from '../services/operator';
+import type { TokenService, AccessClaims } from '../services/auth';
+import type { OperatorPolicy } from '../services/auth';
 import type { SharedStore } from '../store';
 import type { GraphqlPolicy } from '../graphql/policy';
 import { verifyBearer } from '../http/auth-context';
@@ -21,7 +21,7 @@ interface ConnectionExtra {
   connId: string;
   request: FastifyRequest;
   auth: AccessClaims | null;
-  /** The connection presented the operator token (services/operator.ts). */
+  /** The connection presented the operator token (services/auth/operator.ts). */
   operator?: boolean;
   scopes: Array<[Scope, string]>;
   /** Running operations by subscription id, for the operation metrics. */

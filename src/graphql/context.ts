@@ -1,13 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
-import type { AccessClaims } from '../services/tokens';
+import type { AccessClaims } from '../services/auth';
 import type { Services } from '../services';
 
 export interface GraphqlContext {
   requestId: string;
   ip: string;
   auth: AccessClaims | null;
-  /** The caller presented the operator token (services/operator.ts), on either transport. */
+  /** The caller presented the operator token (services/auth/operator.ts), on either transport. */
   operator?: boolean;
   services: Services;
   transport: 'http' | 'ws';

@@ -10,7 +10,7 @@ import type { GraphqlContext } from './context';
  * The cache hints of the read path (seconds), set on fields with
  * `@Directive(cacheControl(CACHE_HINTS.…))` (./cache-policy.ts). Public reads are short because a browser or CDN
  * keeps them for max-age whatever we invalidate; our own cache is emptied at once by the
- * generation bump (services/read-cache.ts). Per-wallet reads are PRIVATE (cached per wallet) or
+ * generation bump (services/read-cache/service.ts). Per-wallet reads are PRIVATE (cached per wallet) or
  * not hinted at all: an unhinted root or object field has max-age 0, which makes the whole
  * response uncacheable.
  */
@@ -24,7 +24,7 @@ export const CACHE_HINTS = {
    * database, so a change (or a lifecycle boundary) shows within this many seconds.
    */
   questCatalogue: { maxAge: 10, scope: 'PUBLIC' },
-  /** Published blog posts: a partner delivery bumps `blog`; an edit in the CMS admin shows within this many seconds (services/blog.ts). */
+  /** Published blog posts: a partner delivery bumps `blog`; an edit in the CMS admin shows within this many seconds (services/blog/service.ts). */
   blog: { maxAge: 30, scope: 'PUBLIC' },
   /** One wallet's view derived from indexed events (VIP level): cached for that wallet only. */
   walletChainView: { maxAge: 10, scope: 'PRIVATE' },

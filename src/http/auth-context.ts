@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
-import type { OperatorPolicy } from '../services/operator';
-import type { AccessClaims, TokenService } from '../services/tokens';
+import type { OperatorPolicy } from '../services/auth';
+import type { AccessClaims, TokenService } from '../services/auth';
 
 export function bearerToken(header: string | undefined): string | null {
   if (!header) return null;

@@ -1,5 +1,5 @@
 import type { AppError } from '../errors';
-import type { AccessClaims } from '../services/tokens';
+import type { AccessClaims } from '../services/auth';
 
 /** Per-route admission override (`config.rateLimit` on a route); `false` exempts the route. */
 export type RouteRateLimit = false | { max?: number; windowMs?: number; bucket?: string };
@@ -10,7 +10,7 @@ declare module 'fastify' {
     auth: AccessClaims | null;
     /** Set when the request carried a bearer token that was refused (answered after admission). */
     authRefusal: AppError | null;
-    /** The request carried `Authorization: Bearer <OPERATOR_TOKEN>` (services/operator.ts); `auth` is then null. */
+    /** The request carried `Authorization: Bearer <OPERATOR_TOKEN>` (services/auth/operator.ts); `auth` is then null. */
     operator: boolean;
     startedAt: bigint;
     /** Aborted when the request ends unanswered: time budget over, or client gone (./timeout.ts). */

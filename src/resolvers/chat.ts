@@ -2,7 +2,7 @@ import { Arg, Ctx, Field, GraphQLISODateTime, ID, Int, Mutation, ObjectType, Que
 import { Broadcast } from '../graphql/broadcast';
 import type { GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
-import type { ChatCaller, ChatMessageView, ChatReactionView, RoomEvent, TypingView } from '../services/realtime-events';
+import type { ChatCaller, ChatMessageView, ChatReactionView, RoomEvent, TypingView } from '../services/chat';
 
 @ObjectType({ description: 'How many users reacted to a message with one emoji' })
 class ReactionCount {

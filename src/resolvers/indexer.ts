@@ -1,6 +1,6 @@
 import { Field, Float, GraphQLISODateTime, Int, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
 import type { Services } from '../services';
-import type { IndexerKindView, IndexerStatusView } from '../services/indexer-status';
+import type { IndexerKindView, IndexerStatusView } from '../services/ops';
 
 enum IndexerMode {
   BACKFILL = 'backfill',

@@ -1,7 +1,7 @@
 import { Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import { requireOperator, type GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
-import type { JobStatus } from '../services/job-runs';
+import type { JobStatus } from '../services/ops';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 

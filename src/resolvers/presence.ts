@@ -2,7 +2,7 @@ import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver, Root, Subscription }
 import { Broadcast } from '../graphql/broadcast';
 import type { GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
-import type { PresenceView } from '../services/realtime-events';
+import type { PresenceView } from '../services/chat';
 import { roomSubscription } from './chat';
 
 @ObjectType({ description: 'Distinct users (a wallet, or an anonymous connection) present, across every replica' })

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
 import { requireWallet, type GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
-import { SOCIAL_PROVIDERS, type SocialProviderName } from '../services/social-links';
+import { SOCIAL_PROVIDERS, type SocialProviderName } from '../services/users';
 import { Profile } from './users';
 
 /** CHAT_PLATFORM, MESSAGING_PLATFORM, SOCIAL_NETWORK: the service's provider names in upper case. */

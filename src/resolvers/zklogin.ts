@@ -1,7 +1,7 @@
 import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
 import { requireWallet, type GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
-import type { ZkLoginIdentityView } from '../services/zklogin';
+import type { ZkLoginIdentityView } from '../services/auth';
 
 @ObjectType({ description: 'A zkLogin identity (the claims of a verified ID token) behind a wallet; the salt is never exposed' })
 class ZkLoginIdentity implements ZkLoginIdentityView {

@@ -134,7 +134,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   shutdown.add('blog', 'blog CMS (Payload)', () => services.blog.close());
   // Payload's migrations are not safe from two processes at once: with the blog process started
   // here too, this process opens (and migrates) its Payload only after that one has; blog reads
-  // meanwhile answer SERVICE_UNAVAILABLE quickly (services/blog.ts).
+  // meanwhile answer SERVICE_UNAVAILABLE quickly (services/blog/service.ts).
   if (blogMigrated) services.blog.openAfter(blogMigrated);
   runtime.core = { db, store, services };
 
@@ -204,7 +204,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
     shutdown.add('roles', 'jobs', () => jobs.stop());
     // The one chain writer runs beside the jobs (one leader across replicas); stopped after them.
     if (services.chainWriter.configured) {
-      const { startChainWriterLoop } = await import('../services/chain-writer-loop');
+      const { startChainWriterLoop } = await import('../services/chain-writer');
       const writer = startChainWriterLoop({ db, service: services.chainWriter, logger, registry: metrics.registry }, { executeTimeoutMs: config.chain.writer.timeoutMs });
       shutdown.add('roles', 'chain writer', () => writer.stop());
     } else logger.info('jobs role: no chain writer (CHAIN.BACKEND_WALLET_PRIVATE_KEY or CHAIN.SUI_URL unset)');

@@ -12,7 +12,7 @@ import type { Payload } from 'payload'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { editorParagraphs } from '../fixtures/blog-articles'
-import { openPayload } from '../integration/blog-helpers'
+import { openPayload } from '../blog/blog-helpers'
 import { closeBlogPayload } from '../../cms/lifecycle'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'

@@ -18,7 +18,7 @@ const message = {
   },
 } as const;
 
-/** Chat history (src/services/chat.ts). Creating messages is websocket-only: POST answers WEBSOCKET_ONLY. */
+/** Chat history (src/services/chat/service.ts). Creating messages is websocket-only: POST answers WEBSOCKET_ONLY. */
 export async function chatRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const { chat } = services;
 

@@ -15,7 +15,7 @@ const counter = {
 } as const;
 const CLAIM_ERRORS: readonly ErrorCode[] = ['VALIDATION_FAILED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'PROXY_DETECTED', 'GIFT_UNAVAILABLE', 'GIFT_QUOTA_EXCEEDED', ...COMMON_ERRORS];
 
-/** Gift URLs from the stash (src/services/gifts.ts); the query is judged by the service. */
+/** Gift URLs from the stash (src/services/gifts/service.ts); the query is judged by the service. */
 export async function giftRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const query = documentedBody(giftQuery);
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../../errors';
 import type { Services } from '../../services';
-import { subnameClaimInput } from '../../services/nameservice-subname';
+import { subnameClaimInput } from '../../services/nameservice';
 import { requireWallet } from '../auth-context';
 import { documentedBody, judgedByService } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';

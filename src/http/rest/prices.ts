@@ -8,7 +8,7 @@ const assetPrice = {
   properties: { symbol: { type: 'string' }, usd: { type: 'string', pattern: '^\\d+(\\.\\d+)?$', description: 'USD per unit, decimal string' } },
 } as const;
 
-/** Cached prices (src/services/prices.ts): served from the shared store, never from the source. */
+/** Cached prices (src/services/prices/service.ts): served from the shared store, never from the source. */
 export async function priceRoutes(app: FastifyInstance, services: Services): Promise<void> {
   app.get(
     '/price',

@@ -117,7 +117,7 @@ async function withRetryAfter<T>(reply: FastifyReply, run: () => Promise<T>): Pr
   }
 }
 
-/** Quest catalogue, statuses and claims (src/services/quests.ts). Params, query and body are judged by the service alone. */
+/** Quest catalogue, statuses and claims (src/services/quests/service.ts). Params, query and body are judged by the service alone. */
 export async function questRoutes(app: FastifyInstance, services: Services): Promise<void> {
   app.addSchema(questStatusSchema);
   app.addSchema(campaignSchema);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isAppError } from '../../errors';
 import type { Services } from '../../services';
-import { OAUTH_PROVIDERS, SOCIAL_PROVIDERS, messagingLoginInput, type OAuthCallbackQuery } from '../../services/social-links';
+import { OAUTH_PROVIDERS, SOCIAL_PROVIDERS, messagingLoginInput, type OAuthCallbackQuery } from '../../services/users';
 import { requireWallet } from '../auth-context';
 import { documentedBody, judgedByService } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';

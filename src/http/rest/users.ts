@@ -10,7 +10,7 @@ const PROFILE_ID = 'Profile';
 const nullableString = { type: ['string', 'null'] } as const;
 const timestamp = { type: 'string', format: 'date-time' } as const;
 
-/** The caller's profile (services/users.ts ProfileView). Social links are served under their own paths. */
+/** The caller's profile (services/users/service.ts ProfileView). Social links are served under their own paths. */
 const profileSchema = {
   $id: PROFILE_ID,
   type: 'object',

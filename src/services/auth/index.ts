@@ -1,0 +1,5 @@
+export * from './opaque-tokens';
+export * from './operator';
+export * from './service';
+export * from './tokens';
+export * from './zklogin';

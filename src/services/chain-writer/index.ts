@@ -1,0 +1,2 @@
+export * from './loop';
+export * from './service';

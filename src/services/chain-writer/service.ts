@@ -1,0 +1,178 @@
+/**
+ * Chain writer: every blockchain write goes through here.
+ *
+ * Public interface (for callers in any replica):
+ *   chainWriter.register(kind, builder)   — at composition time, once per kind (e.g. `giveaway.settle`,
+ *                                            `nameservice.subname`); the builder adds the Move calls to a
+ *                                            `Transaction` from the row's JSON payload.
+ *   chainWriter.enqueue({ kind, key, payload }) → ChainWriteRecord
+ *                                          — inserts an outbox row; idempotent by `key` (a repeated key
+ *                                            returns the existing row, whatever its payload).
+ *   chainWriter.awaitOutcome(id, { signal, timeoutMs }) → ChainWriteRecord (status success | failure)
+ *                                          — waits for the writer; rejects with ChainWriteTimeoutError
+ *                                            (the write stays queued and will still run).
+ *   chainWriter.get(id) / getByKey(key)    — the row as it is now.
+ * The writer itself (createChainWriterLoop in ./chain-writer-loop.ts) runs in the jobs role of one
+ * replica (advisory-lock lease) and drains rows strictly one at a time in id order.
+ */
+import type { Db } from '../../db/client';
+import type { Prisma } from '../../generated/prisma/client';
+import { AppError } from '../../errors';
+import type { SuiWriter, Transaction } from '../../providers/sui-writer';
+
+export type ChainWriteStatus = 'pending' | 'submitted' | 'success' | 'failure';
+export type JsonPayload = Record<string, unknown>;
+
+export interface ChainWriteRecord {
+  id: string;
+  kind: string;
+  key: string;
+  status: ChainWriteStatus;
+  payload: JsonPayload;
+  digest: string | null;
+  /** computation + storage − rebate, MIST (decimal string). */
+  gasUsed: string | null;
+  effectsStatus: 'success' | 'failure' | null;
+  error: string | null;
+  attempts: number;
+  resolvedByDigest: boolean;
+  createdAt: Date;
+  submittedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export interface BuildContext {
+  /** The backend wallet (sender and gas owner). */
+  sender: string;
+  /** PLATFORM_PACKAGE_ID. */
+  packageId: string;
+}
+
+/** Adds a write's commands to the transaction. Throw ChainWriteRejectedError for a payload that can never be built. */
+export type ChainWriteBuilder = (tx: Transaction, payload: JsonPayload, ctx: BuildContext) => void | Promise<void>;
+
+export interface EnqueueRequest {
+  kind: string;
+  /** Idempotency key, unique across all writes (e.g. `giveaway.settle:<objectId>`). */
+  key: string;
+  payload: JsonPayload;
+}
+
+export interface ChainWriterService {
+  /** A backend wallet key and a chain endpoint are configured (else enqueue refuses with SERVICE_UNAVAILABLE). */
+  readonly configured: boolean;
+  register(kind: string, builder: ChainWriteBuilder): void;
+  builderOf(kind: string): ChainWriteBuilder | undefined;
+  enqueue(request: EnqueueRequest): Promise<ChainWriteRecord>;
+  get(id: string): Promise<ChainWriteRecord | null>;
+  getByKey(key: string): Promise<ChainWriteRecord | null>;
+  awaitOutcome(id: string, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ChainWriteRecord>;
+  /** Nudges this process's writer loop (if it runs here) to look for work now. */
+  readonly wake: EventTarget;
+  /** The signing side (null when not configured); used by the writer loop only. */
+  readonly writer: SuiWriter | null;
+  readonly packageId: string;
+}
+
+/** A payload its builder can never turn into a transaction: the row fails at once, no retry. */
+export class ChainWriteRejectedError extends Error {
+  override name = 'ChainWriteRejectedError';
+}
+
+export class ChainWriteTimeoutError extends Error {
+  override name = 'ChainWriteTimeoutError';
+  constructor(readonly record: ChainWriteRecord) {
+    super(`chain write ${record.id} (${record.kind}) is still ${record.status}`);
+  }
+}
+
+export const isFinished = (r: Pick<ChainWriteRecord, 'status'>): boolean => r.status === 'success' || r.status === 'failure';
+
+type Row = Prisma.ChainWriteGetPayload<object>;
+
+export function toRecord(row: Row): ChainWriteRecord {
+  return {
+    id: row.id.toString(),
+    kind: row.kind,
+    key: row.idempotencyKey,
+    status: row.status as ChainWriteStatus,
+    payload: row.payload as JsonPayload,
+    digest: row.digest,
+    gasUsed: row.gasUsed?.toFixed(0) ?? null,
+    effectsStatus: row.effectsStatus as ChainWriteRecord['effectsStatus'],
+    error: row.error,
+    attempts: row.attempts,
+    resolvedByDigest: row.resolvedByDigest,
+    createdAt: row.createdAt,
+    submittedAt: row.submittedAt,
+    finishedAt: row.finishedAt,
+  };
+}
+
+export interface ChainWriterDeps {
+  db: Db;
+  writer: SuiWriter | null;
+  packageId: string;
+  /** First re-read delay of awaitOutcome (default 100 ms, then backing off). */
+  awaitPollMs?: number;
+}
+
+const DEFAULT_AWAIT_TIMEOUT_MS = 60_000;
+
+export function createChainWriterService(deps: ChainWriterDeps): ChainWriterService {
+  const builders = new Map<string, ChainWriteBuilder>();
+  const wake = new EventTarget();
+  const pollMs = deps.awaitPollMs ?? 100;
+  const prisma = deps.db.prisma;
+
+  const get = async (id: string) => {
+    const row = await prisma.chainWrite.findUnique({ where: { id: BigInt(id) } });
+    return row && toRecord(row);
+  };
+
+  return {
+    configured: deps.writer !== null,
+    writer: deps.writer,
+    packageId: deps.packageId,
+    wake,
+    register(kind, builder) {
+      if (builders.has(kind)) throw new Error(`chain write kind "${kind}" is already registered`);
+      builders.set(kind, builder);
+    },
+    builderOf: (kind) => builders.get(kind),
+    async enqueue({ kind, key, payload }) {
+      if (!builders.has(kind)) throw new Error(`chain write kind "${kind}" has no builder`);
+      if (!deps.writer) throw new AppError('SERVICE_UNAVAILABLE', 'chain writes are not configured (CHAIN.BACKEND_WALLET_PRIVATE_KEY, CHAIN.SUI_URL)');
+      // ON CONFLICT DO NOTHING: concurrent callers with one key get one row, never an error.
+      await deps.db.query('INSERT INTO chain_write (kind, idempotency_key, payload) VALUES ($1, $2, $3::jsonb) ON CONFLICT (idempotency_key) DO NOTHING', [kind, key, JSON.stringify(payload)]);
+      const row = await prisma.chainWrite.findUniqueOrThrow({ where: { idempotencyKey: key } });
+      wake.dispatchEvent(new Event('enqueued'));
+      return toRecord(row);
+    },
+    get,
+    async getByKey(key) {
+      const row = await prisma.chainWrite.findUnique({ where: { idempotencyKey: key } });
+      return row && toRecord(row);
+    },
+    async awaitOutcome(id, { signal, timeoutMs = DEFAULT_AWAIT_TIMEOUT_MS } = {}) {
+      const deadline = Date.now() + timeoutMs;
+      // Re-reads back off (×1.5 up to 1 s) so many waiting callers do not crowd the database.
+      for (let wait = pollMs; ; wait = Math.min(wait * 1.5, 1000)) {
+        const record = await get(id);
+        if (!record) throw new Error(`chain write ${id} does not exist`);
+        if (isFinished(record)) return record;
+        if (Date.now() >= deadline) throw new ChainWriteTimeoutError(record);
+        signal?.throwIfAborted();
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, Math.min(wait, Math.max(0, deadline - Date.now())));
+          signal?.addEventListener('abort', done, { once: true });
+          function done() {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+          }
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export * from './input';
+export * from './room-events';
+export * from './service';

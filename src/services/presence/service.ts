@@ -1,0 +1,191 @@
+import { renewMembers, type SharedStore } from '../../store';
+import type { Fanout } from '../../store/fanout';
+import type { Logger } from '../../observability/logger';
+import { roomChannel, type PresenceView, type RoomEvent } from '../chat';
+
+/**
+ * How long a connection's presence outlives its last heartbeat: a replica killed without a
+ * goodbye drops out of every count within this, plus one sweep.
+ */
+export const PRESENCE_LEASE_MS = 15_000;
+export const PRESENCE_HEARTBEAT_MS = 5_000;
+/** Rooms with local members are recounted this often (catches other replicas' crashes and total changes). */
+const SWEEP_MS = 2_500;
+/** Joins and leaves in a room within this are counted and broadcast once. */
+const RECOUNT_DEBOUNCE_MS = 100;
+/** Presence reads are served from a count this fresh. */
+const COUNT_CACHE_MS = 250;
+const ALL = 'presence:all';
+const roomKey = (room: string) => `presence:room:${room}`;
+
+export interface PresenceService {
+  /** A gateway connection opened (`wallet` null: anonymous). */
+  connect(connId: string, wallet: string | null): Promise<void>;
+  /** The connection closed: it leaves every room and the total. */
+  disconnect(connId: string): Promise<void>;
+  /** The connection entered a room (counted; entering twice needs leaving twice). */
+  join(connId: string, room: string): Promise<void>;
+  leave(connId: string, room: string): Promise<void>;
+  /** Distinct users in the room and in total, across replicas. */
+  counts(room: string): Promise<PresenceView>;
+  close(): Promise<void>;
+}
+
+export interface PresenceDeps {
+  store: SharedStore;
+  fanout: Fanout;
+  logger: Logger;
+  leaseMs?: number;
+  heartbeatMs?: number;
+  sweepMs?: number;
+}
+
+interface Connection {
+  member: string;
+  rooms: Map<string, number>;
+}
+
+/**
+ * Presence as leases in the shared store: one member per (connection, room) and per connection in
+ * the total, each with its own expiry, refreshed by this process's heartbeat. Counts are distinct
+ * users (a wallet with two tabs counts once); they are cached briefly, recounted once per burst of
+ * joins and leaves, and broadcast on the room's channel only when they change.
+ */
+export function createPresenceService(deps: PresenceDeps): PresenceService {
+  const { store, fanout, logger } = deps;
+  const leaseMs = deps.leaseMs ?? PRESENCE_LEASE_MS;
+  const connections = new Map<string, Connection>();
+  /** Local members per room, with the room channel's listener (to learn counts other replicas broadcast). */
+  const rooms = new Map<string, { members: number; unlisten: Promise<() => Promise<void>> }>();
+  const lastBroadcast = new Map<string, string>();
+  const cache = new Map<string, { view: PresenceView; at: number }>();
+  const pending = new Map<string, NodeJS.Timeout>();
+  let closed = false;
+
+  const distinctUsers = (members: string[]) => new Set(members.map((m) => m.slice(0, m.lastIndexOf('|')))).size;
+
+  async function recount(room: string): Promise<PresenceView> {
+    const [inRoom, all] = await Promise.all([store.members(roomKey(room)), store.members(ALL)]);
+    const view = { room, online: distinctUsers(inRoom), total: distinctUsers(all) };
+    cache.set(room, { view, at: Date.now() });
+    return view;
+  }
+
+  async function broadcastIfChanged(room: string): Promise<void> {
+    const view = await recount(room);
+    const key = `${view.online}/${view.total}`;
+    if (lastBroadcast.get(room) === key) return;
+    lastBroadcast.set(room, key);
+    await fanout.publish(roomChannel(room), { type: 'presence', presence: view } satisfies RoomEvent);
+  }
+
+  function scheduleRecount(room: string): void {
+    if (closed || pending.has(room)) return;
+    const timer = setTimeout(() => {
+      pending.delete(room);
+      broadcastIfChanged(room).catch((err: unknown) => logger.warn({ err, room }, 'presence recount failed'));
+    }, RECOUNT_DEBOUNCE_MS);
+    timer.unref();
+    pending.set(room, timer);
+  }
+
+  function trackRoom(room: string, delta: 1 | -1): void {
+    const tracked = rooms.get(room);
+    if (delta === 1) {
+      if (tracked) tracked.members += 1;
+      else {
+        const unlisten = fanout.listen(roomChannel(room), (e) => {
+          const event = e as RoomEvent;
+          if (event.type !== 'presence') return;
+          lastBroadcast.set(room, `${event.presence.online}/${event.presence.total}`);
+          cache.set(room, { view: event.presence, at: Date.now() });
+        });
+        rooms.set(room, { members: 1, unlisten });
+      }
+      return;
+    }
+    if (!tracked || --tracked.members > 0) return;
+    rooms.delete(room);
+    lastBroadcast.delete(room);
+    void tracked.unlisten.then((stop) => stop());
+  }
+
+  /** One write per set (in chunks), not one per connection and set: 10,000 connections renew in a handful of commands. */
+  function renewAll(): Promise<void> {
+    return renewMembers(
+      store,
+      (add) => {
+        for (const conn of connections.values()) {
+          add(ALL, conn.member);
+          for (const room of conn.rooms.keys()) add(roomKey(room), conn.member);
+        }
+      },
+      leaseMs,
+    );
+  }
+
+  const heartbeat = setInterval(() => renewAll().catch((err: unknown) => logger.warn({ err }, 'presence heartbeat failed')), deps.heartbeatMs ?? PRESENCE_HEARTBEAT_MS);
+  heartbeat.unref();
+  const sweep = setInterval(() => {
+    for (const room of rooms.keys()) scheduleRecount(room);
+  }, deps.sweepMs ?? SWEEP_MS);
+  sweep.unref();
+
+  return {
+    async connect(connId, wallet) {
+      if (closed || connections.has(connId)) return;
+      const member = `${wallet ?? `anon:${connId}`}|${connId}`;
+      connections.set(connId, { member, rooms: new Map() });
+      await store.addMember(ALL, member, leaseMs);
+    },
+
+    async disconnect(connId) {
+      const conn = connections.get(connId);
+      if (!conn) return;
+      connections.delete(connId);
+      await Promise.all([store.removeMember(ALL, conn.member), ...[...conn.rooms.keys()].map((room) => store.removeMember(roomKey(room), conn.member))]);
+      for (const room of conn.rooms.keys()) {
+        trackRoom(room, -1);
+        scheduleRecount(room);
+      }
+    },
+
+    async join(connId, room) {
+      const conn = connections.get(connId);
+      if (!conn) return;
+      const times = conn.rooms.get(room) ?? 0;
+      conn.rooms.set(room, times + 1);
+      if (times > 0) return;
+      trackRoom(room, 1);
+      await store.addMember(roomKey(room), conn.member, leaseMs);
+      scheduleRecount(room);
+    },
+
+    async leave(connId, room) {
+      const conn = connections.get(connId);
+      const times = conn?.rooms.get(room);
+      if (!conn || !times) return;
+      if (times > 1) return void conn.rooms.set(room, times - 1);
+      conn.rooms.delete(room);
+      trackRoom(room, -1);
+      await store.removeMember(roomKey(room), conn.member);
+      scheduleRecount(room);
+    },
+
+    async counts(room) {
+      const cached = cache.get(room);
+      if (cached && Date.now() - cached.at < COUNT_CACHE_MS) return cached.view;
+      return recount(room);
+    },
+
+    async close() {
+      closed = true;
+      clearInterval(heartbeat);
+      clearInterval(sweep);
+      for (const timer of pending.values()) clearTimeout(timer);
+      pending.clear();
+      const ids = [...connections.keys()];
+      await Promise.all(ids.map((id) => this.disconnect(id).catch(() => undefined)));
+    },
+  };
+}

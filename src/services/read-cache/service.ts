@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { SharedStore } from '../../store';
+
+/**
+ * What cached reads depend on: `chain` is everything the indexer commits (leaderboards, bets,
+ * quest progress, VIP levels), `prices` the price poller's snapshot, `blog` the published posts
+ * (bumped after each partner delivery).
+ */
+export const CACHED_DOMAINS = ['chain', 'prices', 'blog'] as const;
+export type CachedDomain = (typeof CACHED_DOMAINS)[number];
+
+export interface ReadCacheService {
+  /** The generation of every domain, folded into each cached response's key (src/graphql/response-cache.ts). */
+  generations(): string;
+  /** A change was committed in `domain`: no replica serves a response cached before it from now on. */
+  bump(domain: CachedDomain): Promise<void>;
+  /** Runs `listener` (in this process) whenever `domain` changes here or on another replica, before the new generation is visible. */
+  onBump(domain: CachedDomain, listener: () => void): void;
+}
+
+const CHANNEL = 'readcache:bump';
+const generationKey = (domain: CachedDomain) => `readcache:gen:${domain}`;
+/** Generations outlive any cached response by far; an expired one only makes the next responses miss once. */
+const GENERATION_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Cache generations per domain, kept in the shared store and announced over its pub/sub: a bump
+ * replaces the domain's generation, so the keys of every response cached before it are never
+ * looked up again (they expire by their max-age), on every replica, in O(1) — no scan and delete.
+ */
+export async function createReadCacheService(deps: { store: SharedStore; logger?: Logger }): Promise<ReadCacheService> {
+  const current = new Map<CachedDomain, string>();
+  const listeners = new Map<CachedDomain, (() => void)[]>();
+  let key = '';
+  const apply = (domain: CachedDomain, generation: string) => {
+    if (current.get(domain) === generation) return;
+    // Local layers (the leaderboard reads' LRU) drop their entries before a request can see the new generation.
+    for (const listener of listeners.get(domain) ?? []) listener();
+    current.set(domain, generation);
+    key = CACHED_DOMAINS.map((d) => current.get(d) ?? '0').join('.');
+  };
+  await deps.store.subscribe(CHANNEL, (message) => {
+    const [domain, generation] = message.split(' ');
+    if ((CACHED_DOMAINS as readonly string[]).includes(domain!) && generation) apply(domain as CachedDomain, generation);
+  });
+  for (const domain of CACHED_DOMAINS) apply(domain, (await deps.store.get(generationKey(domain)).catch(() => null)) ?? '0');
+  return {
+    generations: () => key,
+    async bump(domain) {
+      const generation = randomUUID().slice(0, 8);
+      apply(domain, generation);
+      try {
+        await deps.store.set(generationKey(domain), generation, GENERATION_TTL_MS);
+        await deps.store.publish(CHANNEL, `${domain} ${generation}`);
+      } catch (err) {
+        // Other replicas then serve their cached responses until those expire (short max-age).
+        deps.logger?.warn({ err, domain }, 'read cache: could not announce a new generation');
+      }
+    },
+    onBump(domain, listener) {
+      listeners.set(domain, [...(listeners.get(domain) ?? []), listener]);
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export * from './mail';
+export * from './service';
+export * from './social-links';
