@@ -57,6 +57,20 @@ module.exports = {
       to: { path: REQUEST_ADAPTERS },
     },
     {
+      name: 'another-domain-only-through-its-index',
+      severity: 'error',
+      comment: 'A domain (src/services/<domain>/) is reached by another domain only through its index.ts: its other files are its own business.',
+      from: { path: '^src/services/([^/]+)/' },
+      to: { path: '^src/services/[^/]+/.+', pathNot: ['^src/services/$1/', '^src/services/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'adapters-see-domains-only-through-their-index',
+      severity: 'error',
+      comment: 'Transports, the indexer, the jobs and the root see a domain only through its index.ts.',
+      from: { path: '^src/', pathNot: '^src/services/' },
+      to: { path: '^src/services/[^/]+/.+', pathNot: '^src/services/[^/]+/index\\.ts$' },
+    },
+    {
       name: 'only-the-root-composes',
       severity: 'error',
       comment: 'src/main.ts and src/runtime* are the only composition root: nothing in src imports them (tests and benches may).',
