@@ -101,7 +101,7 @@ export async function authRoutes(app: FastifyInstance, services: Services): Prom
         tags: ['auth'],
         operationId: 'authRefresh',
         summary: 'Exchange a refresh token for a new token pair (the old refresh token is spent)',
-        description: 'Presenting an already spent refresh token revokes every token of its login (REFRESH_TOKEN_REUSED).',
+        description: 'Presenting an already spent refresh token revokes every token of its login (REFRESH_TOKEN_REUSED). A refresh that races its login\'s logout either completes first (and the logout revokes the new token too) or answers REFRESH_TOKEN_INVALID, as after the logout.',
         body: documentedBody(refreshInput),
         response: {
           200: { $ref: `${TOKEN_BODY_ID}#` },

@@ -95,6 +95,8 @@ export function loginMessage(p: { domain: string; appUrl: string; address: strin
 const NONCE_LINE = /^Nonce: ([0-9a-f]{32})$/m;
 
 const REFRESH_PREFIX = 'rt_';
+/** First key of the two-key advisory lock a refresh-token family is serialised on ('RTKF'). */
+const REFRESH_FAMILY_LOCK_CLASS = 0x52544b46;
 
 export function createAuthService(deps: AuthServiceDeps): AuthService {
   const { db, tokens, config } = deps;
@@ -188,17 +190,21 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       }
       if (current.expiresAt <= now()) throw new AppError('REFRESH_TOKEN_INVALID', 'The refresh token has expired; log in again');
       const next = { familyId: current.familyId, id: randomUUID() };
-      const body = await db.prisma.$transaction(async (tx) => {
-        // Rotation is one conditional write: of parallel refreshes with one token, one rotates it.
-        const rotated = await tx.refreshToken.updateMany({ where: { id: current.id, replacedById: null, revokedAt: null }, data: { replacedById: next.id } });
-        if (rotated.count !== 1) return null;
+      const outcome = await db.prisma.$transaction(async (tx) => {
+        await lockFamily(tx, current.familyId);
+        // Read again under the family lock: a logout or another refresh may have committed meanwhile.
+        const row = await tx.refreshToken.findUnique({ where: { id: current.id }, select: { replacedById: true, revokedAt: true } });
+        if (!row || row.revokedAt) return 'revoked' as const;
+        if (row.replacedById) return 'reused' as const;
+        await tx.refreshToken.update({ where: { id: current.id }, data: { replacedById: next.id } });
         return issue(tx, current.subject, meta, next);
       });
-      if (!body) {
+      if (outcome === 'revoked') throw new AppError('REFRESH_TOKEN_INVALID', 'The refresh token is not valid; log in again');
+      if (outcome === 'reused') {
         await revokeFamily(current.familyId, 'reuse');
         throw new AppError('REFRESH_TOKEN_REUSED', 'This refresh token was already used; every session of its login is now revoked, log in again');
       }
-      return body;
+      return outcome;
     },
 
     async logout(wallet, input) {
@@ -209,8 +215,20 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     },
   };
 
+  /**
+   * Refresh and revocation of one family take this transaction lock, so a revocation's UPDATE runs
+   * after a racing rotation has committed and so also revokes the token that rotation issued
+   * (under READ COMMITTED an UPDATE never sees rows inserted after it started).
+   */
+  async function lockFamily(tx: Pick<Db['prisma'], '$queryRaw'>, familyId: string): Promise<void> {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${REFRESH_FAMILY_LOCK_CLASS}::int, hashtext(${familyId}))::text`;
+  }
+
   async function revokeFamily(familyId: string, reason: 'reuse' | 'logout'): Promise<void> {
-    const { count } = await db.prisma.refreshToken.updateMany({ where: { familyId, revokedAt: null }, data: { revokedAt: now() } });
+    const { count } = await db.prisma.$transaction(async (tx) => {
+      await lockFamily(tx, familyId);
+      return tx.refreshToken.updateMany({ where: { familyId, revokedAt: null }, data: { revokedAt: now() } });
+    });
     if (reason === 'reuse') log.warn({ familyId, revoked: count }, 'refresh token reused: its family is revoked');
     else log.info({ familyId, revoked: count }, 'logout');
   }
