@@ -1,15 +1,20 @@
 // Layers point one way (docs/decisions.md, "Layers"):
 //   src/config → src/db, src/store and the other leaves (observability, errors.ts, providers,
-//   chain-events, …) → src/services → adapters (resolvers, http, gateway, graphql, indexer, jobs)
-//   → the composition root (src/main.ts, src/runtime*).
+//   chain-events, …) → src/edge (caller, authorization: transport-neutral) → src/services →
+//   adapters (resolvers, http, gateway, graphql, indexer, jobs) → the composition root
+//   (src/main.ts, src/runtime*).
 // `npm run check:deps` fails on any edge below; type-only imports count too.
 
+const EDGE = '^src/edge/';
 const SERVICES = '^src/services/';
 const ADAPTERS = '^src/(resolvers|http|gateway|graphql|indexer|jobs)/';
 const REQUEST_ADAPTERS = '^src/(resolvers|http|gateway|graphql)/';
 const BACKGROUND_ROLES = '^src/(indexer|jobs)/';
 const ROOT = '^src/(main\\.ts|runtime)';
-const ABOVE_LEAVES = [SERVICES, ADAPTERS, ROOT];
+const ABOVE_LEAVES = [EDGE, SERVICES, ADAPTERS, ROOT];
+// The libraries of a transport (HTTP, GraphQL, graphql-ws, Socket.IO), their types included.
+const TRANSPORT_LIBRARIES =
+  '^node_modules/(fastify|@fastify/[^/]+|graphql|graphql-ws|graphql-jit|type-graphql|ws|@types/ws|socket\\.io|socket\\.io-[^/]+|@socket\\.io/[^/]+|engine\\.io|@apollo/[^/]+|@as-integrations/[^/]+)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -34,6 +39,20 @@ module.exports = {
       comment: 'db, store, observability, errors, providers, chain-events and other leaves sit below the services: they never import a service, an adapter or the composition root.',
       from: { path: '^src/', pathNot: ABOVE_LEAVES },
       to: { path: ABOVE_LEAVES },
+    },
+    {
+      name: 'edge-sits-below-services',
+      severity: 'error',
+      comment: 'src/edge (who the caller is, what it may do) is shared by every transport and by services: it never imports a service, an adapter or the composition root.',
+      from: { path: EDGE },
+      to: { path: [SERVICES, ADAPTERS, ROOT] },
+    },
+    {
+      name: 'edge-imports-no-transport-library',
+      severity: 'error',
+      comment: 'One edge for HTTP, graphql-ws and Socket.IO: it speaks in AppError and plain values, never in Fastify, graphql, type-graphql, graphql-ws, ws or Socket.IO types.',
+      from: { path: EDGE },
+      to: { path: TRANSPORT_LIBRARIES },
     },
     {
       name: 'services-never-import-adapters',

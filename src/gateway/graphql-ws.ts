@@ -5,11 +5,9 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { WebSocket } from 'ws';
 import { AppError } from '../errors';
 import type { Logger } from '../observability/logger';
-import type { TokenService, AccessClaims } from '../services/auth';
-import type { OperatorPolicy } from '../services/auth';
+import { connectionParamsAuthorization, type CallerClaims, type CallerReader } from '../edge/caller';
 import type { SharedStore } from '../store';
 import type { GraphqlPolicy } from '../graphql/policy';
-import { verifyBearer } from '../http/auth-context';
 import type { PresenceService } from '../services/presence';
 import { createConnectionLeases, type ConnectionCaps, type Scope } from './caps';
 import { createBroadcastResults } from './broadcast-results';
@@ -20,7 +18,7 @@ import type { GatewayMetrics } from './metrics';
 interface ConnectionExtra {
   connId: string;
   request: FastifyRequest;
-  auth: AccessClaims | null;
+  auth: CallerClaims | null;
   /** The connection presented the operator token (services/auth/operator.ts). */
   operator?: boolean;
   scopes: Array<[Scope, string]>;
@@ -32,9 +30,8 @@ interface ConnectionExtra {
 
 export interface GatewayOptions {
   policy: GraphqlPolicy;
-  tokens: TokenService;
-  /** Who is the operator: the same policy as the HTTP routes. */
-  operator?: OperatorPolicy;
+  /** The caller of the handshake's `connectionParams.authorization`, read as HTTP reads its header. */
+  readCaller: CallerReader;
   store: SharedStore;
   logger: Logger;
   caps: ConnectionCaps;
@@ -42,7 +39,11 @@ export interface GatewayOptions {
   metrics: GatewayMetrics;
 }
 
-/** Close codes beyond graphql-ws's own (4430: events far beyond the per-connection rate, see event-meter.ts). */
+/**
+ * Close codes beyond graphql-ws's own (4430: events far beyond the per-connection rate, see
+ * event-meter.ts). A refused handshake token closes with graphql-ws's Forbidden (4403) and the
+ * refusal's code as the reason (TOKEN_INVALID / TOKEN_EXPIRED), the code HTTP answers with.
+ */
 export const GATEWAY_CLOSE = { TooManyConnections: 4429, TooManyMessages: 4430 } as const;
 
 /**
@@ -101,11 +102,11 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
     },
     onComplete: (ctx, id) => finish(ctx.extra, id),
     onConnect: async (ctx) => {
-      const header = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
-      if (opts.operator?.isOperator(header)) ctx.extra.operator = true;
-      else if (header !== undefined) {
-        ctx.extra.auth = typeof header === 'string' ? verifyBearer(opts.tokens, header) : null;
-        if (!ctx.extra.auth) return false;
+      // a refused token throws its AppError: the socket is closed with it (closeOfRefusal)
+      const caller = opts.readCaller(connectionParamsAuthorization(ctx.connectionParams));
+      ctx.extra.operator = caller.operator === true;
+      ctx.extra.auth = caller.auth;
+      if (ctx.extra.auth) {
         const walletScope: [Scope, string] = ['wallet', ctx.extra.auth.wallet];
         const full = await leases.admit(ctx.extra.connId, [walletScope]);
         if (full) throw new AppError('RATE_LIMITED', 'Too many connections for this wallet');
@@ -164,8 +165,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
             try {
               await cb(text);
             } catch (err) {
-              const tooMany = err instanceof AppError && err.code === 'RATE_LIMITED';
-              socket.close(tooMany ? GATEWAY_CLOSE.TooManyConnections : CloseCode.InternalServerError, tooMany ? err.message : 'Internal error');
+              socket.close(...closeOfRefusal(err));
             }
           }),
       },
@@ -202,6 +202,14 @@ export function registerGraphqlWs(
     handler: httpGetHandler,
     wsHandler: (socket, request) => gateway.handle(socket, request),
   });
+}
+
+/** The close of a connection whose handshake was refused: a bad token, a full per-wallet cap, or a failure. */
+function closeOfRefusal(err: unknown): [code: number, reason: string] {
+  if (!(err instanceof AppError)) return [CloseCode.InternalServerError, 'Internal error'];
+  if (err.code === 'TOKEN_INVALID' || err.code === 'TOKEN_EXPIRED') return [CloseCode.Forbidden, err.code];
+  if (err.code === 'RATE_LIMITED') return [GATEWAY_CLOSE.TooManyConnections, err.message];
+  return [CloseCode.InternalServerError, 'Internal error'];
 }
 
 /** The id of a graphql-ws `subscribe` message (an operation), else null (pings, completes, or not parsable: graphql-ws judges those). */

@@ -8,9 +8,9 @@ import { AppError, isAppError } from '../errors';
 import type { Logger } from '../observability/logger';
 import type { Services } from '../services';
 import type { RoomEvent } from '../services/chat';
-import type { AccessClaims } from '../services/auth';
 import type { RedisConnection, SharedStore } from '../store';
-import { authenticateBearer } from '../http/auth-context';
+import { handshakeAuthorization, type CallerClaims, type CallerReader } from '../edge/caller';
+import { authorize, type Access } from '../edge/authorize';
 import { WS_CLOSE_SERVICE_RESTART } from '../http/drain';
 import { createConnectionLeases, type ConnectionCaps, type Scope } from './caps';
 import { createEventMeter, refusalOf } from './event-meter';
@@ -23,7 +23,9 @@ export const MAX_ROOMS_PER_SOCKET = 10;
 const ACTIVITY_CHANNEL = 'gql:activity';
 
 export interface SocketIoDeps {
-  services: Pick<Services, 'tokens' | 'chat' | 'presence'>;
+  services: Pick<Services, 'chat' | 'presence'>;
+  /** The caller of the handshake's `auth.token`, read as HTTP reads its Authorization header. */
+  readCaller: CallerReader;
   store: SharedStore;
   caps: ConnectionCaps;
   logger: Logger;
@@ -35,7 +37,8 @@ export interface SocketIoDeps {
 
 interface SocketData {
   connId: string;
-  auth: AccessClaims | null;
+  auth: CallerClaims | null;
+  operator: boolean;
   scopes: Array<[Scope, string]>;
   rooms: Set<string>;
 }
@@ -105,12 +108,12 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
 
   io.use(async (socket, next) => {
     try {
-      const auth = handshakeAuth(services, socket.handshake.auth);
+      const { auth, operator } = deps.readCaller(handshakeAuthorization(socket.handshake.auth));
       const connId = `sio:${socket.id}`;
       const scopes: Array<[Scope, string]> = [['service', ''], ['ip', clientIp(socket.request)], ...(auth ? [['wallet', auth.wallet] as [Scope, string]] : [])];
       const full = await leases.admit(connId, scopes);
       if (full) throw new AppError('RATE_LIMITED', full === 'wallet' ? 'Too many connections for this wallet' : `Too many websocket connections (${full} cap)`, { scope: full });
-      socket.data = { connId, auth, scopes, rooms: new Set() };
+      socket.data = { connId, auth, operator: operator === true, scopes, rooms: new Set() };
       next();
     } catch (err) {
       const refusal = isAppError(err) ? err : new AppError('INTERNAL', 'Internal error');
@@ -169,9 +172,14 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
       }
       return { room };
     });
-    on('chat:send', async (payload) => ({ message: await services.chat.send(caller, payload) }));
-    on('chat:react', async (payload) => ({ reaction: await services.chat.react(caller, payload) }));
-    on('typing', async (payload) => services.chat.typing(caller, payload));
+    // the edge's rule, as REST routes and GraphQL operations apply it
+    const only = (access: Access, run: (payload: unknown) => Promise<Record<string, unknown>>) => async (payload: unknown) => {
+      authorize(socket.data, [access]);
+      return run(payload);
+    };
+    on('chat:send', only('wallet', async (payload) => ({ message: await services.chat.send(caller, payload) })));
+    on('chat:react', only('wallet', async (payload) => ({ reaction: await services.chat.react(caller, payload) })));
+    on('typing', only('wallet', async (payload) => services.chat.typing(caller, payload)));
 
     socket.on('disconnect', () => {
       unhold();
@@ -205,14 +213,6 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
     for (const client of adapterClients ? [adapterClients.pub, adapterClients.sub] : []) client.disconnect();
   });
   return io;
-}
-
-/** The handshake's `auth.token` (a raw JWT or `Bearer <jwt>`), judged by the HTTP policy: none is anonymous, a bad one is refused. */
-function handshakeAuth(services: Pick<Services, 'tokens'>, auth: Record<string, unknown> | undefined): AccessClaims | null {
-  const token = auth?.token;
-  if (token === undefined || token === null || token === '') return null;
-  if (typeof token !== 'string') throw new AppError('TOKEN_INVALID', 'auth.token must be an access token');
-  return authenticateBearer(services.tokens, /^Bearer\s/i.test(token) ? token : `Bearer ${token}`);
 }
 
 /** The client address as Fastify computes `request.ip` (the same TRUSTED_PROXY_CIDRS), so both transports share the per-IP caps. */

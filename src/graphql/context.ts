@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../errors';
 import type { AccessClaims } from '../services/auth';
 import type { Services } from '../services';
 
@@ -24,14 +23,3 @@ export const requestSignal = (request: FastifyRequest): AbortSignal => request.a
 export const contextBuilder =
   (services: Services) =>
   (caller: Omit<GraphqlContext, 'services'>): GraphqlContext => ({ ...caller, services });
-
-/** UNAUTHENTICATED unless the caller presented the operator token: for operator-only operations. */
-export function requireOperator(ctx: Pick<GraphqlContext, 'operator'>): void {
-  if (!ctx.operator) throw new AppError('UNAUTHENTICATED', 'This needs the operator token: Authorization: Bearer <OPERATOR_TOKEN>');
-}
-
-/** The caller's wallet, or UNAUTHENTICATED: for operations that need a logged-in player. */
-export function requireWallet(ctx: Pick<GraphqlContext, 'auth'>): string {
-  if (!ctx.auth) throw new AppError('UNAUTHENTICATED', 'This needs an access token: Authorization: Bearer <token>');
-  return ctx.auth.wallet;
-}

@@ -15,7 +15,8 @@ import { DEFAULT_CAPS, type ConnectionCaps } from '../gateway/caps';
 import { registerSocketIo, type SocketIoDeps } from '../gateway/socket-io';
 import { createGatewayMetrics } from '../gateway/metrics';
 import { registerAdmission } from './admission';
-import { registerAuthContext, registerAuthRefusal } from './auth-context';
+import { createCallerReader } from '../edge/caller';
+import { registerAuthContext, registerAuthRefusal, registerRouteAccess } from './auth-context';
 import { answerFrameworkError, MAX_PARAM_LENGTH, registerErrorHandling } from './error-handler';
 import { registerStorableInputCheck } from './storable-input';
 import { registerMetrics } from './metrics';
@@ -69,12 +70,14 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   registerMetrics(app, deps.metrics);
   registerDrain(app);
   registerRequestTimeout(app, config.http.requestTimeoutMs);
-  registerAuthContext(app, services.tokens, services.operator);
+  const readCaller = createCallerReader(services.tokens, services.operator);
+  registerAuthContext(app, readCaller, services.operator);
   registerStorableInputCheck(app);
   if (deps.admission !== false) {
     registerAdmission(app, { store: deps.store, max: config.http.rateLimit.max, windowMs: config.http.rateLimit.windowMs, metrics: deps.metrics });
   }
   registerAuthRefusal(app);
+  registerRouteAccess(app);
 
   const caps = { ...DEFAULT_CAPS, ...deps.caps };
   await app.register(websocket, { options: { maxPayload: caps.maxPayloadBytes }, preClose: websocketPreClose });
@@ -90,9 +93,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const handler = graphqlHttpHandler(policy, apollo, context);
   app.post('/graphql', handler);
   const gatewayMetrics = createGatewayMetrics(deps.metrics.registry);
-  const gateway = createGraphqlWsGateway({ policy, tokens: services.tokens, operator: services.operator, store: deps.store, logger: deps.logger, caps, presence: services.presence, metrics: gatewayMetrics });
+  const gateway = createGraphqlWsGateway({ policy, readCaller, store: deps.store, logger: deps.logger, caps, presence: services.presence, metrics: gatewayMetrics });
   registerGraphqlWs(app, gateway, handler);
-  await registerSocketIo(app, { services, store: deps.store, caps, logger: deps.logger, http: config.http, redis: deps.socketIoRedis, metrics: gatewayMetrics });
+  await registerSocketIo(app, { services, readCaller, store: deps.store, caps, logger: deps.logger, http: config.http, redis: deps.socketIoRedis, metrics: gatewayMetrics });
 
   await registerOpenApi(app, { version: services.system.info().version });
   await app.register(restRoutes, { prefix: '/api', services });

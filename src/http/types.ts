@@ -1,5 +1,6 @@
 import type { AppError } from '../errors';
 import type { AccessClaims } from '../services/auth';
+import type { Access } from '../edge/authorize';
 
 /** Per-route admission override (`config.rateLimit` on a route); `false` exempts the route. */
 export type RouteRateLimit = false | { max?: number; windowMs?: number; bucket?: string };
@@ -20,5 +21,7 @@ declare module 'fastify' {
     rateLimit?: RouteRateLimit;
     /** Skip access-token parsing (routes whose Authorization header carries another secret). */
     skipAuth?: boolean;
+    /** Who may call the route (src/edge/authorize.ts); handlers read the wallet with `walletOf(request)`. */
+    access?: Access | readonly Access[];
   }
 }

@@ -1,5 +1,7 @@
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
-import { requireWallet, type GraphqlContext } from '../graphql/context';
+import type { GraphqlContext } from '../graphql/context';
+import { Authorized } from '../graphql/authorized';
+import { walletOf } from '../edge/authorize';
 import type { Services } from '../services';
 
 @ObjectType({ description: 'A single-use login challenge' })
@@ -53,9 +55,10 @@ export class AuthResolver {
     return this.services.auth.refresh({ refreshToken }, meta(ctx));
   }
 
+  @Authorized('wallet')
   @Mutation(() => Boolean, { description: 'Revoke the login of this refresh token (needs the access token)' })
   async logout(@Arg('refreshToken', () => String) refreshToken: string, @Ctx() ctx: GraphqlContext): Promise<boolean> {
-    await this.services.auth.logout(requireWallet(ctx), { refreshToken });
+    await this.services.auth.logout(walletOf(ctx), { refreshToken });
     return true;
   }
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { buildSchema, type PubSub } from 'type-graphql';
 import { specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { cacheControlDirective } from '../graphql/cache-policy';
+import { authChecker } from '../graphql/authorized';
 import type { Services } from '../services';
 import { AuthResolver } from './auth';
 import { BlogResolver } from './blog';
@@ -31,6 +32,7 @@ export async function buildGraphqlSchema(opts: { services: Services; pubSub: Pub
     resolvers,
     pubSub: opts.pubSub,
     validate: false,
+    authChecker,
     // The cache hints' directive (resolvers set it with @Directive(cacheControl(…))).
     directives: [...specifiedDirectives, cacheControlDirective],
     container: {

@@ -1,5 +1,5 @@
-import { Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
-import { requireOperator, type GraphqlContext } from '../graphql/context';
+import { Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import { Authorized } from '../graphql/authorized';
 import type { Services } from '../services';
 import type { JobStatus } from '../services/ops';
 
@@ -42,9 +42,9 @@ const toView = (s: JobStatus): JobState => ({
 export class JobsResolver {
   constructor(private readonly services: Services) {}
 
+  @Authorized('operator')
   @Query(() => [JobState], { description: 'Scheduled jobs: schedule, next run and last run of each (operator token: Authorization: Bearer <OPERATOR_TOKEN>)' })
-  async jobs(@Ctx() ctx: GraphqlContext): Promise<JobState[]> {
-    requireOperator(ctx);
+  async jobs(): Promise<JobState[]> {
     return (await this.services.jobRuns.list()).map(toView);
   }
 }

@@ -1,7 +1,9 @@
 import { Arg, Ctx, Directive, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { cacheControl } from '../graphql/cache-policy';
 import { CACHE_HINTS } from '../graphql/response-cache';
-import { requireWallet, type GraphqlContext } from '../graphql/context';
+import type { GraphqlContext } from '../graphql/context';
+import { Authorized } from '../graphql/authorized';
+import { walletOf } from '../edge/authorize';
 import type { Services } from '../services';
 import type { Subname as SubnameRecord, SubnameEligibility as EligibilityRecord, SubnameStatus } from '../services/nameservice';
 
@@ -29,19 +31,22 @@ class SubnameEligibility implements EligibilityRecord {
 export class NameserviceResolver {
   constructor(private readonly services: Services) {}
 
+  @Authorized('wallet')
   @Query(() => Subname, { nullable: true, description: "The caller's sub-name, null before a claim (needs the access token)" })
   mySubname(@Ctx() ctx: GraphqlContext): Promise<Subname | null> {
-    return this.services.nameservice.subnameOf(requireWallet(ctx));
+    return this.services.nameservice.subnameOf(walletOf(ctx));
   }
 
+  @Authorized('wallet')
   @Query(() => SubnameEligibility, { description: "Whether the caller's VIP level allows a sub-name (needs the access token)" })
   @Directive(cacheControl(CACHE_HINTS.walletChainView))
   subnameEligibility(@Ctx() ctx: GraphqlContext): Promise<SubnameEligibility> {
-    return this.services.nameservice.eligibility(requireWallet(ctx));
+    return this.services.nameservice.eligibility(walletOf(ctx));
   }
 
+  @Authorized('wallet')
   @Mutation(() => Subname, { description: 'Claim the one sub-name <label>.<parentDomain> of this wallet; it is issued on chain afterwards' })
   claimSubname(@Ctx() ctx: GraphqlContext, @Arg('label', () => String) label: string): Promise<Subname> {
-    return this.services.nameservice.claim(requireWallet(ctx), { label });
+    return this.services.nameservice.claim(walletOf(ctx), { label });
   }
 }

@@ -1,5 +1,7 @@
 import { Arg, Ctx, Directive, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { requireWallet, type GraphqlContext } from '../graphql/context';
+import type { GraphqlContext } from '../graphql/context';
+import { Authorized } from '../graphql/authorized';
+import { walletOf } from '../edge/authorize';
 import { cacheControl } from '../graphql/cache-policy';
 import { CACHE_HINTS } from '../graphql/response-cache';
 import type { Services } from '../services';
@@ -127,6 +129,7 @@ export class QuestsResolver {
     return this.services.quests.performanceDaily({ campaignSlug, player: orUndefined(player) }, ctx.auth?.wallet ?? null, { signal: ctx.signal });
   }
 
+  @Authorized('wallet')
   @Mutation(() => QuestClaim, { description: "Claim a completed quest for the caller's wallet (access token required); credits its XP once" })
   claimQuest(
     @Arg('campaignSlug', () => String) campaignSlug: string,
@@ -135,6 +138,6 @@ export class QuestsResolver {
     @Arg('txHash', () => String, { nullable: true }) txHash: string | null,
     @Ctx() ctx: GraphqlContext,
   ): Promise<QuestClaim> {
-    return this.services.quests.claim(requireWallet(ctx), { campaignSlug, questKey, periodStart: orUndefined(periodStart), txHash: orUndefined(txHash) });
+    return this.services.quests.claim(walletOf(ctx), { campaignSlug, questKey, periodStart: orUndefined(periodStart), txHash: orUndefined(txHash) });
   }
 }

@@ -1,5 +1,7 @@
 import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
-import { requireWallet, type GraphqlContext } from '../graphql/context';
+import type { GraphqlContext } from '../graphql/context';
+import { Authorized } from '../graphql/authorized';
+import { walletOf } from '../edge/authorize';
 import type { Services } from '../services';
 import { SOCIAL_PROVIDERS, type SocialProviderName } from '../services/users';
 import { Profile } from './users';
@@ -46,9 +48,10 @@ const widgetFields = (p: MessagingLoginInput): Record<string, string | number> =
 export class SocialLinksResolver {
   constructor(private readonly services: Services) {}
 
+  @Authorized('wallet')
   @Query(() => [SocialLink], { description: "The caller's linked social accounts" })
   socialLinks(@Ctx() ctx: GraphqlContext): Promise<SocialLink[]> {
-    return this.services.socialLinks.list(requireWallet(ctx));
+    return this.services.socialLinks.list(walletOf(ctx));
   }
 
   @FieldResolver(() => [SocialLink], { name: 'socialLinks', description: "The profile's linked social accounts" })
@@ -56,19 +59,22 @@ export class SocialLinksResolver {
     return this.services.socialLinks.list(profile.walletAddress);
   }
 
+  @Authorized('wallet')
   @Mutation(() => SocialAuthorization, { description: 'Start linking an OAuth provider (CHAT_PLATFORM or SOCIAL_NETWORK); state single use, 10 minutes' })
   connectSocial(@Arg('provider', () => SocialProvider) provider: SocialProviderName, @Ctx() ctx: GraphqlContext): Promise<SocialAuthorization> {
-    return this.services.socialLinks.connect(requireWallet(ctx), provider);
+    return this.services.socialLinks.connect(walletOf(ctx), provider);
   }
 
+  @Authorized('wallet')
   @Mutation(() => SocialLink, { description: "Link the messaging platform with its login widget's signed payload" })
   linkMessagingPlatform(@Arg('payload', () => MessagingLoginInput) payload: MessagingLoginInput, @Ctx() ctx: GraphqlContext): Promise<SocialLink> {
-    return this.services.socialLinks.linkMessagingPlatform(requireWallet(ctx), widgetFields(payload));
+    return this.services.socialLinks.linkMessagingPlatform(walletOf(ctx), widgetFields(payload));
   }
 
+  @Authorized('wallet')
   @Mutation(() => Boolean, { description: 'Unlink a provider (idempotent: true also when it was not linked)' })
   async disconnectSocial(@Arg('provider', () => SocialProvider) provider: SocialProviderName, @Ctx() ctx: GraphqlContext): Promise<boolean> {
-    await this.services.socialLinks.disconnect(requireWallet(ctx), provider);
+    await this.services.socialLinks.disconnect(walletOf(ctx), provider);
     return true;
   }
 }

@@ -1,5 +1,7 @@
 import { Arg, Ctx, Field, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { requireWallet, type GraphqlContext } from '../graphql/context';
+import type { GraphqlContext } from '../graphql/context';
+import { Authorized } from '../graphql/authorized';
+import { walletOf } from '../edge/authorize';
 import type { Services } from '../services';
 import type { ProfileView, PublicProfile } from '../services/users';
 
@@ -55,19 +57,22 @@ const sentFields = (input: UpdateProfileInput): Record<string, unknown> =>
 export class UsersResolver {
   constructor(private readonly services: Services) {}
 
+  @Authorized('wallet')
   @Query(() => Profile, { description: "The caller's profile (needs the access token)" })
   me(@Ctx() ctx: GraphqlContext): Promise<Profile> {
-    return this.services.users.me(requireWallet(ctx));
+    return this.services.users.me(walletOf(ctx));
   }
 
+  @Authorized('wallet')
   @Mutation(() => Profile, { description: "Change the caller's profile" })
   updateProfile(@Arg('input', () => UpdateProfileInput) input: UpdateProfileInput, @Ctx() ctx: GraphqlContext): Promise<Profile> {
-    return this.services.users.updateProfile(requireWallet(ctx), sentFields(input));
+    return this.services.users.updateProfile(walletOf(ctx), sentFields(input));
   }
 
+  @Authorized('wallet')
   @Mutation(() => EmailVerificationStarted, { description: 'Mail a single-use verification link to an address (at most 5 per hour)' })
   startEmailVerification(@Arg('email', () => String) email: string, @Ctx() ctx: GraphqlContext): Promise<EmailVerificationStarted> {
-    return this.services.users.startEmailVerification(requireWallet(ctx), { email });
+    return this.services.users.startEmailVerification(walletOf(ctx), { email });
   }
 
   @Mutation(() => EmailVerified, { description: 'Verify an address with the token from the mailed link (no access token needed)' })

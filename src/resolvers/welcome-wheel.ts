@@ -1,5 +1,7 @@
 import { Ctx, Field, Float, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { requireWallet, type GraphqlContext } from '../graphql/context';
+import type { GraphqlContext } from '../graphql/context';
+import { Authorized } from '../graphql/authorized';
+import { walletOf } from '../edge/authorize';
 import type { Services } from '../services';
 import type { WheelSpin } from '../services/welcome-wheel';
 
@@ -39,13 +41,15 @@ export class WelcomeWheelResolver {
     return this.services.welcomeWheel.table();
   }
 
+  @Authorized('wallet')
   @Query(() => WelcomeWheelSpin, { nullable: true, description: "The caller's spin, null before it spun (needs the access token)" })
   myWelcomeWheelSpin(@Ctx() ctx: GraphqlContext): Promise<WelcomeWheelSpin | null> {
-    return this.services.welcomeWheel.spinOf(requireWallet(ctx));
+    return this.services.welcomeWheel.spinOf(walletOf(ctx));
   }
 
+  @Authorized('wallet')
   @Mutation(() => WelcomeWheelSpin, { description: "Spin once per wallet; later calls return the first spin's result" })
   spinWelcomeWheel(@Ctx() ctx: GraphqlContext): Promise<WelcomeWheelSpin> {
-    return this.services.welcomeWheel.spin(requireWallet(ctx));
+    return this.services.welcomeWheel.spin(walletOf(ctx));
   }
 }

@@ -1,5 +1,7 @@
 import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
-import { requireWallet, type GraphqlContext } from '../graphql/context';
+import type { GraphqlContext } from '../graphql/context';
+import { Authorized } from '../graphql/authorized';
+import { walletOf } from '../edge/authorize';
 import type { Services } from '../services';
 import type { ZkLoginIdentityView } from '../services/auth';
 
@@ -17,8 +19,9 @@ class ZkLoginIdentity implements ZkLoginIdentityView {
 export class ZkLoginResolver {
   constructor(private readonly services: Services) {}
 
+  @Authorized('wallet')
   @Query(() => [ZkLoginIdentity], { description: "The zkLogin identities behind the caller's wallet (needs the access token)" })
   zkLoginIdentities(@Ctx() ctx: GraphqlContext): Promise<ZkLoginIdentityView[]> {
-    return this.services.zklogin.identities(requireWallet(ctx));
+    return this.services.zklogin.identities(walletOf(ctx));
   }
 }

@@ -129,7 +129,6 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
       leaderboards,
       provider: config.analytics ? createAnalyticsProvider({ ...config.analytics, logger: deps.logger }) : undefined,
       ttlMs: config.analytics?.cacheTtlMs ?? 0,
-      operator,
     }),
     onramps: createOnrampsService({
       a: config.onramps.a

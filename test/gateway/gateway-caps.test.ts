@@ -61,7 +61,7 @@ describe('websocket gateway admission', () => {
     const { ws } = await openRaw(api.wsUrl);
     const closed = closeOf(ws!);
     ws!.send(JSON.stringify({ type: 'connection_init', payload: { authorization: 'Bearer not.a.jwt' } }));
-    expect((await closed).code).toBe(4403);
+    expect(await closed).toEqual({ code: 4403, reason: 'TOKEN_INVALID' });
   });
 
   it('closes a connection sending a frame over 16 KiB (1009), or messages far beyond the rate (4430)', async () => {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { requestSignal } from '../../graphql/context';
 import type { Services } from '../../services';
 import { BOARDS, MAX_LEADERBOARD_LIMIT, type Board } from '../../services/leaderboards';
@@ -163,10 +163,9 @@ async function analyticsFeedRoutes(app: FastifyInstance, services: Services): Pr
   }
 
   const operatorOnly = {
-    // The Authorization header carries the operator token, not an access token.
-    config: { skipAuth: true },
-    preValidation: async (request: FastifyRequest) => analytics.requireOperator(request.headers.authorization),
-  };
+    // The Authorization header carries the operator token, not an access token: any other value is UNAUTHENTICATED here.
+    config: { skipAuth: true, access: 'operator' },
+  } as const;
   const operatorErrors = errorResponses(['UNAUTHENTICATED', ...COMMON_ERRORS]);
   app.get(
     '/stats/cache',

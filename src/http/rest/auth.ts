@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services';
 import { challengeInput, loginInput, refreshInput, zkLoginInput } from '../../services/auth';
 import type { ClientMeta } from '../../services/auth';
-import { requireWallet } from '../auth-context';
+import { walletOf } from '../../edge/authorize';
 import { COMMON_ERRORS, errorResponses } from './responses';
 import { documentedBody, judgedByService } from './input-schema';
 
@@ -115,6 +115,7 @@ export async function authRoutes(app: FastifyInstance, services: Services): Prom
   app.post(
     '/auth/logout',
     {
+      config: { access: 'wallet' },
       ...judgedByService,
       schema: {
         tags: ['auth'],
@@ -128,7 +129,7 @@ export async function authRoutes(app: FastifyInstance, services: Services): Prom
       },
     },
     async (request, reply) => {
-      await auth.logout(requireWallet(request), request.body);
+      await auth.logout(walletOf(request), request.body);
       return reply.code(204).send();
     },
   );

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../../errors';
 import type { Services } from '../../services';
 import { subnameClaimInput } from '../../services/nameservice';
-import { requireWallet } from '../auth-context';
+import { walletOf } from '../../edge/authorize';
 import { documentedBody, judgedByService } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
@@ -34,6 +34,7 @@ export async function nameserviceRoutes(app: FastifyInstance, services: Services
   app.get(
     '/nameservice/subname',
     {
+      config: { access: 'wallet' },
       schema: {
         tags: ['nameservice'],
         operationId: 'nameserviceMySubname',
@@ -61,7 +62,7 @@ export async function nameserviceRoutes(app: FastifyInstance, services: Services
       },
     },
     async (request) => {
-      const wallet = requireWallet(request);
+      const wallet = walletOf(request);
       const [subname, eligibility] = await Promise.all([nameservice.subnameOf(wallet), nameservice.eligibility(wallet)]);
       return { subname, eligibility };
     },
@@ -70,6 +71,7 @@ export async function nameserviceRoutes(app: FastifyInstance, services: Services
   app.post(
     '/nameservice/subname',
     {
+      config: { access: 'wallet' },
       ...judgedByService,
       schema: {
         tags: ['nameservice'],
@@ -83,7 +85,7 @@ export async function nameserviceRoutes(app: FastifyInstance, services: Services
       },
     },
     async (request, reply) => {
-      const subname = await nameservice.claim(requireWallet(request), request.body);
+      const subname = await nameservice.claim(walletOf(request), request.body);
       return reply.code(201).send(subname);
     },
   );

@@ -3,7 +3,7 @@ import { isAppError, type ErrorCode } from '../../errors';
 import { requestSignal } from '../../graphql/context';
 import type { Services } from '../../services';
 import { claimBody, MAX_STATUS_CHECKS, QUEST_MODES, statusBatchBody } from '../../services/quests';
-import { requireWallet } from '../auth-context';
+import { walletOf } from '../../edge/authorize';
 import { documentedBody, judgedByService } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
@@ -214,6 +214,7 @@ export async function questRoutes(app: FastifyInstance, services: Services): Pro
   app.post(
     '/quests/campaigns/:slug/:questKey/claim',
     {
+      config: { access: 'wallet' },
       ...judgedByService,
       schema: {
         tags: ['quests'],
@@ -249,7 +250,7 @@ export async function questRoutes(app: FastifyInstance, services: Services): Pro
       },
     },
     async (request: Req<{ slug: string; questKey: string }, unknown, Record<string, unknown> | null>, reply) => {
-      const wallet = requireWallet(request);
+      const wallet = walletOf(request);
       const claim = await withRetryAfter(reply, () => quests.claim(wallet, { ...(request.body ?? {}), campaignSlug: request.params.slug, questKey: request.params.questKey }));
       return { claim };
     },

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { isAppError } from '../../errors';
 import type { Services } from '../../services';
 import { OAUTH_PROVIDERS, SOCIAL_PROVIDERS, messagingLoginInput, type OAuthCallbackQuery } from '../../services/users';
-import { requireWallet } from '../auth-context';
+import { walletOf } from '../../edge/authorize';
 import { documentedBody, judgedByService } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
@@ -40,6 +40,7 @@ export async function socialLinkRoutes(app: FastifyInstance, services: Services)
   app.get(
     '/users/me/social',
     {
+      config: { access: 'wallet' },
       schema: {
         tags: ['users'],
         operationId: 'socialLinks',
@@ -50,12 +51,13 @@ export async function socialLinkRoutes(app: FastifyInstance, services: Services)
         },
       },
     },
-    async (request) => ({ links: await socialLinks.list(requireWallet(request)) }),
+    async (request) => ({ links: await socialLinks.list(walletOf(request)) }),
   );
 
   app.post<{ Params: { provider: string } }>(
     '/users/me/social/:provider/connect',
     {
+      config: { access: 'wallet' },
       ...judgedByService,
       schema: {
         tags: ['users'],
@@ -71,12 +73,13 @@ export async function socialLinkRoutes(app: FastifyInstance, services: Services)
         },
       },
     },
-    async (request) => socialLinks.connect(requireWallet(request), request.params.provider),
+    async (request) => socialLinks.connect(walletOf(request), request.params.provider),
   );
 
   app.post(
     '/users/me/social/messaging_platform/connect',
     {
+      config: { access: 'wallet' },
       ...judgedByService,
       schema: {
         tags: ['users'],
@@ -90,12 +93,13 @@ export async function socialLinkRoutes(app: FastifyInstance, services: Services)
         },
       },
     },
-    async (request) => socialLinks.linkMessagingPlatform(requireWallet(request), request.body),
+    async (request) => socialLinks.linkMessagingPlatform(walletOf(request), request.body),
   );
 
   app.delete<{ Params: { provider: string } }>(
     '/users/me/social/:provider',
     {
+      config: { access: 'wallet' },
       ...judgedByService,
       schema: {
         tags: ['users'],
@@ -109,7 +113,7 @@ export async function socialLinkRoutes(app: FastifyInstance, services: Services)
       },
     },
     async (request, reply) => {
-      await socialLinks.disconnect(requireWallet(request), request.params.provider);
+      await socialLinks.disconnect(walletOf(request), request.params.provider);
       return reply.code(204).send();
     },
   );

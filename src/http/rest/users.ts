@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../../errors';
 import type { Services } from '../../services';
 import { profilePatchInput, startEmailVerificationInput, verifyEmailInput } from '../../services/users';
-import { requireWallet } from '../auth-context';
+import { walletOf } from '../../edge/authorize';
 import { documentedBody, judgedByService } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
@@ -40,6 +40,7 @@ export async function usersRoutes(app: FastifyInstance, services: Services): Pro
   app.get(
     '/users/me',
     {
+      config: { access: 'wallet' },
       schema: {
         tags: ['users'],
         operationId: 'usersMe',
@@ -47,12 +48,13 @@ export async function usersRoutes(app: FastifyInstance, services: Services): Pro
         response: { 200: { $ref: `${PROFILE_ID}#` }, ...errorResponses(AUTHENTICATED) },
       },
     },
-    async (request) => users.me(requireWallet(request)),
+    async (request) => users.me(walletOf(request)),
   );
 
   app.patch(
     '/users/me',
     {
+      config: { access: 'wallet' },
       ...judgedByService,
       schema: {
         tags: ['users'],
@@ -62,12 +64,13 @@ export async function usersRoutes(app: FastifyInstance, services: Services): Pro
         response: { 200: { $ref: `${PROFILE_ID}#` }, ...errorResponses([...BODY, ...AUTHENTICATED]) },
       },
     },
-    async (request) => users.updateProfile(requireWallet(request), request.body),
+    async (request) => users.updateProfile(walletOf(request), request.body),
   );
 
   app.post(
     '/users/me/email',
     {
+      config: { access: 'wallet' },
       ...judgedByService,
       schema: {
         tags: ['users'],
@@ -87,7 +90,7 @@ export async function usersRoutes(app: FastifyInstance, services: Services): Pro
       },
     },
     async (request, reply) => {
-      const started = await users.startEmailVerification(requireWallet(request), request.body);
+      const started = await users.startEmailVerification(walletOf(request), request.body);
       reply.code(202);
       return started;
     },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../../errors';
 import type { Services } from '../../services';
-import { requireWallet } from '../auth-context';
+import { walletOf } from '../../edge/authorize';
 import { judgedByService } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
@@ -63,6 +63,7 @@ export async function welcomeWheelRoutes(app: FastifyInstance, services: Service
   app.get(
     '/welcome-wheel/me',
     {
+      config: { access: 'wallet' },
       schema: {
         tags: ['welcome-wheel'],
         operationId: 'welcomeWheelMine',
@@ -73,12 +74,13 @@ export async function welcomeWheelRoutes(app: FastifyInstance, services: Service
         },
       },
     },
-    async (request) => ({ spin: await welcomeWheel.spinOf(requireWallet(request)) }),
+    async (request) => ({ spin: await welcomeWheel.spinOf(walletOf(request)) }),
   );
 
   app.post(
     '/welcome-wheel/spin',
     {
+      config: { access: 'wallet' },
       // Nothing in the body is read: the wallet comes from the access token.
       ...judgedByService,
       schema: {
@@ -89,6 +91,6 @@ export async function welcomeWheelRoutes(app: FastifyInstance, services: Service
         response: { 200: { $ref: `${SPIN_ID}#` }, ...errorResponses(AUTHENTICATED) },
       },
     },
-    async (request) => welcomeWheel.spin(requireWallet(request)),
+    async (request) => welcomeWheel.spin(walletOf(request)),
   );
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services';
-import { requireWallet } from '../auth-context';
+import { walletOf } from '../../edge/authorize';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
 const identitySchema = {
@@ -21,6 +21,7 @@ export async function zkLoginRoutes(app: FastifyInstance, services: Services): P
   app.get(
     '/auth/zklogin/identities',
     {
+      config: { access: 'wallet' },
       schema: {
         tags: ['auth'],
         operationId: 'authZkLoginIdentities',
@@ -32,6 +33,6 @@ export async function zkLoginRoutes(app: FastifyInstance, services: Services): P
         },
       },
     },
-    async (request) => ({ identities: await services.zklogin.identities(requireWallet(request)) }),
+    async (request) => ({ identities: await services.zklogin.identities(walletOf(request)) }),
   );
 }

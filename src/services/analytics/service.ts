@@ -4,7 +4,6 @@ import type { AnalyticsProvider } from '../../providers/analytics';
 import type { SharedStore } from '../../store';
 import { activityFeedQueries, type BetActivity, type BetPage } from './feeds';
 import type { LeaderboardService } from '../leaderboards';
-import type { OperatorPolicy } from '../auth';
 
 export { BIG_WIN_DEFAULT_MULTIPLIER, FEED_MAX_LIMIT, type BetActivity, type BetPage } from './feeds';
 
@@ -35,8 +34,6 @@ export interface AnalyticsService {
   cacheStats(): Promise<CacheStats>;
   /** Drops the live-actives entry and every replica's leaderboard cache. */
   clearCaches(): Promise<{ cleared: string[] }>;
-  /** UNAUTHENTICATED unless `authorization` is `Bearer <OPERATOR_TOKEN>` (constant-time compare). */
-  requireOperator(authorization: unknown): void;
 }
 
 export interface AnalyticsServiceDeps {
@@ -46,8 +43,6 @@ export interface AnalyticsServiceDeps {
   /** Undefined: no analytics property configured. */
   provider?: AnalyticsProvider;
   ttlMs: number;
-  /** The operator routes' policy (shared with GraphQL: src/services/auth/operator.ts). */
-  operator: OperatorPolicy;
 }
 
 const LIVE_ACTIVES_KEY = 'analytics:live-actives';
@@ -107,6 +102,5 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps): AnalyticsSer
       await deps.leaderboards.invalidate();
       return { cleared: ['liveActives', 'leaderboards'] };
     },
-    requireOperator: (authorization) => deps.operator.requireOperator(authorization),
   };
 }
