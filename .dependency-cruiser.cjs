@@ -15,6 +15,8 @@ const ABOVE_LEAVES = [EDGE, SERVICES, ADAPTERS, ROOT];
 // The libraries of a transport (HTTP, GraphQL, graphql-ws, Socket.IO), their types included.
 const TRANSPORT_LIBRARIES =
   '^node_modules/(fastify|@fastify/[^/]+|graphql|graphql-ws|graphql-jit|type-graphql|ws|@types/ws|socket\\.io|socket\\.io-[^/]+|@socket\\.io/[^/]+|engine\\.io|@apollo/[^/]+|@as-integrations/[^/]+)/';
+/** The surface rules src/ and the blog and CMS share (sitemaps, robots, redirects, blog canonicals). */
+const SHARED_SURFACE_RULES = '^src/surfaces/shared/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -106,9 +108,23 @@ module.exports = {
     {
       name: 'cms-and-blog-do-not-import-src',
       severity: 'error',
-      comment: 'cms/ and blog/ are separate apps: they may use the one configuration schema (src/config) handed to them, never other src internals.',
+      comment: 'cms/ and blog/ are separate apps: they may use the one configuration schema (src/config) and the shared surface rules (src/surfaces/shared), never other src internals.',
       from: { path: '^(cms|blog)/' },
-      to: { path: '^src/', pathNot: '^src/config/' },
+      to: { path: '^src/', pathNot: ['^src/config/', SHARED_SURFACE_RULES] },
+    },
+    {
+      name: 'shared-surface-rules-stay-pure',
+      severity: 'error',
+      comment: 'src/surfaces/shared is imported by the API, the blog and the CMS alike: it builds on nothing in src above src/config, on neither app, and on no package but xmlbuilder2 (no framework, no Node built-in).',
+      from: { path: SHARED_SURFACE_RULES },
+      to: { path: ['^src/', '^(cms|blog)/', 'node_modules/'], pathNot: [SHARED_SURFACE_RULES, '^src/config/', 'node_modules/xmlbuilder2/'] },
+    },
+    {
+      name: 'shared-surface-rules-use-no-built-in',
+      severity: 'error',
+      comment: 'The shared surface rules run inside Next.js route handlers too: no Node built-in modules.',
+      from: { path: SHARED_SURFACE_RULES },
+      to: { dependencyTypes: ['core'] },
     },
     {
       name: 'cms-does-not-import-blog',

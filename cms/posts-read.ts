@@ -1,4 +1,5 @@
 import type { Payload } from 'payload'
+import { BLOG_DESCRIPTION_MAX, blogCanonical, blogPostPath } from '../src/surfaces/shared/blog'
 import { assetUrl } from './media/asset-url'
 import type { BlogPost, Media } from './payload-types'
 import { renderContentHtml } from './render/html'
@@ -63,12 +64,12 @@ function toSummary(post: BlogPost): PublishedPostSummary {
     slug,
     title: post.title,
     excerpt: str(post.excerpt),
-    seoDescription: post.seoDescription || str(post.excerpt).slice(0, 159),
+    seoDescription: post.seoDescription || str(post.excerpt).slice(0, BLOG_DESCRIPTION_MAX),
     author: str(post.author),
     tags: (post.tags ?? []).filter(Boolean),
     publishedAt: post.publishedAt || post.createdAt,
     updatedAt: post.updatedAt,
-    url: `${settings.blogUrl}/posts/${slug}/`,
+    url: blogCanonical(settings.blogUrl, blogPostPath(slug)),
     imageUrl: imageOf(post),
     image: uploadedImage(post),
   }

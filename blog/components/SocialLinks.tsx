@@ -1,4 +1,4 @@
-import { SOCIAL_REL } from '../../cms/render/links'
+import { PROVIDER_LINK_REL } from '../../src/surfaces/shared/blog'
 import { site } from '../lib/site'
 
 const LABELS = { chat_platform: 'Discord', messaging_platform: 'Telegram', social_network: 'X' } as const
@@ -10,7 +10,7 @@ export function SocialLinks({ className }: { className?: string }) {
     <ul className={className ?? 'social'}>
       {(Object.keys(LABELS) as (keyof typeof LABELS)[]).map((key) => (
         <li key={key}>
-          <a href={social[key]} rel={SOCIAL_REL} target="_blank" data-provider={key}>
+          <a href={social[key]} rel={PROVIDER_LINK_REL} target="_blank" data-provider={key}>
             {LABELS[key]}
           </a>
         </li>

@@ -1,4 +1,5 @@
 import type { PublishedPost } from '../../cms/posts-read'
+import { blogPostPath } from '../../src/surfaces/shared/blog'
 import { absoluteBlogAsset, canonical, INDEX_DESCRIPTION, INDEX_TITLE, site, SITE_NAME } from './site'
 
 type Json = Record<string, unknown>
@@ -25,7 +26,7 @@ export function indexJsonLd(): Json {
 }
 
 export function postJsonLd(post: PublishedPost): Json {
-  const url = canonical(`/posts/${post.slug}/`)
+  const url = canonical(blogPostPath(post.slug))
   return {
     '@context': 'https://schema.org',
     '@graph': [

@@ -1,4 +1,6 @@
 import type { Metadata } from 'next'
+import { BLOG_TITLE_MAX } from '../../src/surfaces/shared/blog'
+import { isIndexable } from '../../src/surfaces/shared/site'
 import { absoluteBlogAsset, canonical, feedUrls, INDEX_DESCRIPTION, OG_IMAGE, site, SITE_NAME } from './site'
 
 /** One metadata builder for every page: canonical, feeds, OG/twitter image, robots by NETWORK. */
@@ -31,7 +33,7 @@ export function generateMeta(args: {
       canonical: url,
       types: { 'application/rss+xml': rss, 'application/atom+xml': atom },
     },
-    robots: s.isMainnet ? { index: true, follow: true } : { index: false, follow: false },
+    robots: isIndexable(s) ? { index: true, follow: true } : { index: false, follow: false },
     openGraph: {
       type: args.type ?? 'website',
       url,
@@ -45,7 +47,7 @@ export function generateMeta(args: {
   }
 }
 
-/** Title plus the layout template (" | Platform Blog") if that stays under 60 characters. */
+/** Title plus the layout template (" | Platform Blog") if that stays within the blog title limit. */
 export function fitsTemplate(title: string): boolean {
-  return `${title} | ${SITE_NAME}`.length < 60
+  return `${title} | ${SITE_NAME}`.length <= BLOG_TITLE_MAX
 }

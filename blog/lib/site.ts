@@ -1,4 +1,5 @@
 import { readBlogSettings, type BlogSettings } from '../../cms/settings'
+import { blogCanonical } from '../../src/surfaces/shared/blog'
 
 export const SITE_NAME = 'Platform Blog'
 export const INDEX_TITLE = 'Platform Blog: guides and product news'
@@ -12,10 +13,8 @@ export function site(): BlogSettings {
 
 /** Absolute canonical URL (trailing slash) for a path inside the blog, e.g. '/' or '/posts/x/'. */
 export function canonical(pathInBlog: string): string {
-  const p = pathInBlog.startsWith("/") ? pathInBlog : `/${pathInBlog}`
-  return `${site().blogUrl}${p.endsWith('/') || /\.[a-z]+$/.test(p) ? p : `${p}/`}`
+  return blogCanonical(site().blogUrl, pathInBlog)
 }
-
 
 export function feedUrls(): { rss: string; atom: string } {
   const base = site().blogUrl

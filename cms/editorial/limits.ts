@@ -1,12 +1,14 @@
+import { BLOG_DESCRIPTION_MAX, BLOG_TITLE_MAX } from '../../src/surfaces/shared/blog'
+
 /** Editorial thresholds (each one is recorded in docs/decisions.md under "## Blog"). */
 export const LIMITS = {
   slugMaxChars: 60,
   slugMaxWords: 8,
   slugWarnWords: 6,
   titleMinChars: 10,
-  titleMaxChars: 59,
+  titleMaxChars: BLOG_TITLE_MAX,
   seoDescriptionMinChars: 50,
-  seoDescriptionMaxChars: 159,
+  seoDescriptionMaxChars: BLOG_DESCRIPTION_MAX,
   excerptMaxChars: 300,
   minWords: 300,
   warnWords: 500,

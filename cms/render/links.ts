@@ -1,10 +1,8 @@
+import { PROVIDER_HOSTS, PROVIDER_LINK_REL } from '../../src/surfaces/shared/blog'
 import type { SocialLinks } from '../settings'
 
-const KNOWN_SOCIAL_HOSTS = ['discord.gg', 'discord.com', 't.me', 'telegram.me', 'x.com', 'twitter.com']
-export const SOCIAL_REL = 'nofollow noopener noreferrer'
-
 export function socialHosts(social: SocialLinks): Set<string> {
-  const hosts = new Set(KNOWN_SOCIAL_HOSTS)
+  const hosts = new Set(PROVIDER_HOSTS)
   for (const url of Object.values(social)) {
     try {
       hosts.add(new URL(url).hostname.replace(/^www\./, ''))
@@ -36,7 +34,7 @@ export function rewriteLinks(html: string, hosts: ReadonlySet<string>): string {
     if (href.includes('/blog/blog/')) rest = rest.replace(href, href.replace(/\/blog\/blog\//g, '/blog/'))
     const host = /^https?:\/\//i.test(href) ? hostOf(href) : undefined
     if (!host) return `<a${rest}>`
-    const rel = hosts.has(host) ? SOCIAL_REL : 'noopener noreferrer'
+    const rel = hosts.has(host) ? PROVIDER_LINK_REL : 'noopener noreferrer'
     return `<a${rest} rel="${rel}">`
   })
 }

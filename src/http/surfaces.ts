@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
-import { buildLlmsTxt } from '../surfaces/llms';
-import { NON_MAINNET_ROBOTS } from '../surfaces/head-rules';
-import { isIndexable, surfaceSite } from '../surfaces/site';
-import { buildSitemapIndex } from '../surfaces/sitemaps';
+import { buildLlmsTxt } from '../surfaces/shared/llms';
+import { NON_MAINNET_ROBOTS } from '../surfaces/shared/robots';
+import { isIndexable, surfaceSite } from '../surfaces/shared/site';
+import { buildSitemapIndex } from '../surfaces/shared/sitemaps';
 
 /** Browsers and crawlers may cache both for as long as the blog's pages regenerate. */
 const CACHE_CONTROL = 'public, max-age=60';

@@ -2,12 +2,12 @@ import { JSDOM } from 'jsdom';
 import { checkBlogPage } from './blog-rules';
 import { createFetcher, type ConnectTo, type Fetched, type Fetcher } from './fetcher';
 import { canonicalHref, checkHead } from './head-rules';
-import { llmsLinks } from './llms';
-import { APP_ROUTE_REDIRECTS, hostRedirects, REDIRECT_STATUS, type LegacyHosts } from './redirects';
-import { parseRobots } from './robots';
+import { llmsLinks } from './shared/llms';
+import { APP_ROUTE_REDIRECTS, hostRedirects, REDIRECT_STATUS, type LegacyHosts } from './shared/redirects';
+import { parseRobots } from './shared/robots';
 import { RULES, type RuleId, type Violation } from './rules';
-import { childSitemapUrls, houseSitemapUrl, isIndexable, sitemapIndexUrl, surfaceSite, type SurfaceSite } from './site';
-import { isIndexableAppPath, INTERNAL_APP_ROUTES } from './sitemaps';
+import { childSitemapUrls, houseSitemapUrl, isIndexable, sitemapIndexUrl, surfaceSite, type SurfaceSite } from './shared/site';
+import { isIndexableAppPath, INTERNAL_APP_ROUTES } from './shared/sitemaps';
 import { isW3cDatetime, readSitemap, type ReadSitemap } from './sitemap-read';
 
 export interface AuditOptions extends SurfaceSite, LegacyHosts {

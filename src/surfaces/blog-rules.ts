@@ -1,11 +1,7 @@
 import { canonicalHref, metaContent, pageTitle } from './head-rules';
 import type { Finding } from './rules';
+import { BLOG_DESCRIPTION_MAX, BLOG_TITLE_MAX, PROVIDER_HOSTS, PROVIDER_LINK_REL } from './shared/blog';
 
-export const BLOG_TITLE_MAX = 59;
-export const BLOG_DESCRIPTION_MAX = 159;
-export const PROVIDER_LINK_REL = 'nofollow noopener noreferrer';
-/** Hosts of the chat, messaging and social providers whose links are never followed. */
-export const PROVIDER_HOSTS: readonly string[] = ['discord.gg', 'discord.com', 't.me', 'telegram.me', 'x.com', 'twitter.com'];
 const FEED_TYPES = ['application/rss+xml', 'application/atom+xml'] as const;
 
 export type BlogPageKind = 'index' | 'post';

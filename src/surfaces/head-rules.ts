@@ -1,11 +1,10 @@
 import type { Finding } from './rules';
+import { NON_MAINNET_ROBOTS } from './shared/robots';
 
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
 
 /** `<title>` elements of the HTML document (an SVG's `<title>` is not one). */
 const htmlTitles = (doc: Document): Element[] => [...doc.querySelectorAll('title')].filter((t) => t.namespaceURI === HTML_NS);
-
-export const NON_MAINNET_ROBOTS = 'noindex, nofollow';
 
 const robotsTokens = (content: string): string[] => content.toLowerCase().split(',').map((t) => t.trim()).filter(Boolean);
 

@@ -1,5 +1,5 @@
 import { JSDOM } from 'jsdom';
-import { SITEMAP_NS } from './sitemaps';
+import { SITEMAP_NS } from './shared/sitemaps';
 
 export interface ReadSitemap {
   kind: 'urlset' | 'sitemapindex';

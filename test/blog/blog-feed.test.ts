@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest'
 import { feedContent } from '../../blog/lib/feed-content'
 import { renderAtom, renderRss, xmlEscape } from '../../blog/lib/feed-xml'
-import { renderSitemap, sitemapEntries } from '../../blog/lib/sitemap'
+import { blogSitemapEntries, buildBlogSitemap } from '../../src/surfaces/shared/blog'
 
-const canonical = (p: string) => `https://app.example.test/blog${p}`
+const site = { network: 'mainnet', blogUrl: 'https://app.example.test/blog' }
 
 describe('empty blog', () => {
   it('feeds are dated at render time, never 1970', () => {
@@ -16,10 +16,13 @@ describe('empty blog', () => {
   })
 
   it('the sitemap root has no lastmod until a post exists', () => {
-    expect(sitemapEntries([], canonical)).toEqual([{ loc: 'https://app.example.test/blog/' }])
-    expect(renderSitemap(sitemapEntries([], canonical))).not.toContain('lastmod')
-    const one = sitemapEntries([{ slug: 'a-post', updatedAt: '2026-11-20T08:30:00.123Z' }], canonical)
-    expect(one[0]).toEqual({ loc: 'https://app.example.test/blog/', lastmod: '2026-11-20T08:30:00Z' })
+    expect(blogSitemapEntries(site, [])).toEqual([{ loc: 'https://app.example.test/blog/' }])
+    expect(buildBlogSitemap(site, [])).not.toContain('lastmod')
+    const one = blogSitemapEntries(site, [{ slug: 'a-post', updatedAt: '2026-11-20T08:30:00.123Z' }])
+    expect(one).toEqual([
+      { loc: 'https://app.example.test/blog/', lastmod: '2026-11-20T08:30:00Z' },
+      { loc: 'https://app.example.test/blog/posts/a-post/', lastmod: '2026-11-20T08:30:00Z' },
+    ])
   })
 })
 

@@ -1,7 +1,7 @@
 /** The API's own surfaces: `/sitemap_index.xml` and `/llms.txt` at the root, from src/surfaces, per network. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditSurfaces } from '../../src/surfaces/audit';
-import { llmsLinks } from '../../src/surfaces/llms';
+import { llmsLinks } from '../../src/surfaces/shared/llms';
 import { readSitemap } from '../../src/surfaces/sitemap-read';
 import { startApi, type TestApi } from '../helpers/api';
 import { startSurfacesSite, type FixtureSite } from '../fixtures/surfaces-site';

@@ -2,11 +2,12 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
-import { checkHead, NON_MAINNET_ROBOTS } from '../../src/surfaces/head-rules';
-import { buildLlmsTxt, llmsLinks } from '../../src/surfaces/llms';
-import { APP_ROUTE_REDIRECTS, resolveRedirect } from '../../src/surfaces/redirects';
-import { buildAppRobots, buildHouseRobots, parseRobots } from '../../src/surfaces/robots';
-import { buildAppSitemap, buildHouseSitemap, buildSitemapIndex, w3cDatetime } from '../../src/surfaces/sitemaps';
+import { checkHead } from '../../src/surfaces/head-rules';
+import { buildLlmsTxt, llmsLinks } from '../../src/surfaces/shared/llms';
+import { APP_ROUTE_REDIRECTS, resolveRedirect } from '../../src/surfaces/shared/redirects';
+import { buildAppRobots, buildHouseRobots, NON_MAINNET_ROBOTS, parseRobots } from '../../src/surfaces/shared/robots';
+import { blogCanonical, buildBlogSitemap } from '../../src/surfaces/shared/blog';
+import { buildAppSitemap, buildHouseSitemap, buildSitemapIndex, w3cDatetime } from '../../src/surfaces/shared/sitemaps';
 import { readSitemap } from '../../src/surfaces/sitemap-read';
 import { xmllint } from './surfaces-helpers';
 
@@ -42,6 +43,22 @@ describe('surface rules on mainnet', () => {
     expect(readSitemap(house).entries.map((e) => e.loc)).toEqual(['https://house.example/']);
     expect(parseRobots(buildAppRobots(mainnet))).toEqual({ blocksAll: false, sitemaps: ['https://platform.example/sitemap_index.xml'] });
     expect(parseRobots(buildHouseRobots(mainnet))).toEqual({ blocksAll: false, sitemaps: ['https://house.example/sitemap.xml'] });
+  });
+
+  it('blog sitemap: the root dated by the newest post, then each post; the same bytes the blog wrote by hand before', () => {
+    const xml = buildBlogSitemap(mainnet, [
+      { slug: 'odds-explained', updatedAt: '2026-03-02T09:15:00.250Z' },
+      { slug: 'a&b', updatedAt: 'not a date' },
+    ]);
+    xmllint(xml, 'sitemap-0.9.xsd');
+    expect(xml).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
+        '  <url>\n    <loc>https://platform.example/blog/</loc>\n    <lastmod>2026-03-02T09:15:00Z</lastmod>\n  </url>\n' +
+        '  <url>\n    <loc>https://platform.example/blog/posts/odds-explained/</loc>\n    <lastmod>2026-03-02T09:15:00Z</lastmod>\n  </url>\n' +
+        '  <url>\n    <loc>https://platform.example/blog/posts/a&amp;b/</loc>\n  </url>\n</urlset>\n',
+    );
+    expect(blogCanonical('https://platform.example/blog/', 'posts/x')).toBe('https://platform.example/blog/posts/x/');
+    expect(blogCanonical('https://platform.example/blog', '/rss.xml')).toBe('https://platform.example/blog/rss.xml');
   });
 
   it('redirect tables: legacy routes 301 on the app host, www / legacy network / legacy docs hosts keep the path', () => {
@@ -98,6 +115,9 @@ describe('non-mainnet: every surface built by the rules blocks robots and lists 
       expect(readSitemap(buildSitemapIndex(site))).toEqual({ kind: 'sitemapindex', entries: [] });
       expect(readSitemap(buildAppSitemap(site, ROUTES))).toEqual({ kind: 'urlset', entries: [] });
       expect(readSitemap(buildHouseSitemap(site, '2026-02-01'))).toEqual({ kind: 'urlset', entries: [] });
+      expect(buildBlogSitemap(site, [{ slug: 'a-post', updatedAt: '2026-03-02T09:15:00Z' }])).toBe(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>\n',
+      );
       expect(parseRobots(buildAppRobots(site))).toEqual({ blocksAll: true, sitemaps: [] });
       expect(parseRobots(buildHouseRobots(site))).toEqual({ blocksAll: true, sitemaps: [] });
       expect(llmsLinks(buildLlmsTxt(site))).toEqual({ links: [], bareUrls: [] });

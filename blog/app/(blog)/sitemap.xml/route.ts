@@ -1,13 +1,15 @@
 import { listPublishedSlugs } from '../../../../cms/posts-read'
+import { buildBlogSitemap } from '../../../../src/surfaces/shared/blog'
+import { isIndexable } from '../../../../src/surfaces/shared/site'
 import { payload } from '../../../lib/payload'
-import { canonical, site } from '../../../lib/site'
-import { renderSitemap, sitemapEntries } from '../../../lib/sitemap'
+import { site } from '../../../lib/site'
 
 export const dynamic = 'force-static'
 export const revalidate = 60
 
-/** Mainnet: blog root + published posts, lastmod from content. Elsewhere: no URLs. */
+/** Mainnet: blog root + published posts, lastmod from content. Elsewhere: no URLs (src/surfaces/shared). */
 export async function GET(): Promise<Response> {
-  const entries = site().isMainnet ? sitemapEntries(await listPublishedSlugs(await payload()), canonical) : []
-  return new Response(renderSitemap(entries), { headers: { 'content-type': 'application/xml; charset=utf-8' } })
+  const s = site()
+  const posts = isIndexable(s) ? await listPublishedSlugs(await payload()) : []
+  return new Response(buildBlogSitemap(s, posts), { headers: { 'content-type': 'application/xml; charset=utf-8' } })
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
+import { blogPostPath } from '../../../../../src/surfaces/shared/blog'
 import { Cta } from '../../../../components/Cta'
 import { JsonLd } from '../../../../components/JsonLd'
 import { formatDate } from '../../../../components/PostCard'
@@ -24,7 +25,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return generateMeta({
     title: post.title,
     description: post.seoDescription,
-    path: `/posts/${post.slug}/`,
+    path: blogPostPath(post.slug),
     type: 'article',
     image: post.imageUrl,
     imageInfo: post.image,

@@ -25,6 +25,6 @@ export function surfaceSite(input: SurfaceSite): SurfaceSite {
 }
 
 /** Where each surface's sitemap and robots file live. */
-export const sitemapIndexUrl = (site: SurfaceSite): string => `${site.appUrl}/sitemap_index.xml`;
+export const sitemapIndexUrl = (site: Pick<SurfaceSite, 'appUrl'>): string => `${site.appUrl}/sitemap_index.xml`;
 export const childSitemapUrls = (site: SurfaceSite): string[] => [`${site.appUrl}/sitemap.xml`, `${site.blogUrl}/sitemap.xml`, `${site.docsUrl}/sitemap.xml`];
 export const houseSitemapUrl = (houseUrl: string): string => `${trimSlash(houseUrl)}/sitemap.xml`;

@@ -27,6 +27,15 @@ export function w3cDatetime(value: Date | string): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** Like w3cDatetime, but undefined for a value that does not parse (where lastmod is optional). */
+export function w3cDatetimeIfValid(value: Date | string): string | undefined {
+  const d = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(d.getTime()) ? undefined : w3cDatetime(d);
+}
+
+// An empty document keeps its closing tag (`<urlset …></urlset>`), as the blog always wrote it.
+const serialize = (root: ReturnType<typeof create>): string => root.end({ prettyPrint: true, allowEmptyTags: true }) + '\n';
+
 /** sitemaps.org 0.9 `urlset` with `loc` and `lastmod` only (never `changefreq` or `priority`). */
 export function renderUrlset(entries: readonly UrlEntry[]): string {
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(SITEMAP_NS, 'urlset');
@@ -35,14 +44,14 @@ export function renderUrlset(entries: readonly UrlEntry[]): string {
     url.ele('loc').txt(e.loc);
     if (e.lastmod) url.ele('lastmod').txt(e.lastmod);
   }
-  return root.end({ prettyPrint: true }) + '\n';
+  return serialize(root);
 }
 
 /** sitemaps.org 0.9 `sitemapindex` listing `loc` only (no index-level `lastmod`). */
 export function renderSitemapIndex(sitemaps: readonly string[]): string {
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(SITEMAP_NS, 'sitemapindex');
   for (const loc of sitemaps) root.ele('sitemap').ele('loc').txt(loc);
-  return root.end({ prettyPrint: true }) + '\n';
+  return serialize(root);
 }
 
 /** `{app_url}/sitemap_index.xml`: the app, blog and docs sitemaps on mainnet; none elsewhere. */

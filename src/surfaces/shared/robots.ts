@@ -5,8 +5,11 @@ export function buildRobots(site: Pick<SurfaceSite, 'network'>, sitemapUrl: stri
   return isIndexable(site) ? `User-agent: *\nAllow: /\n\nSitemap: ${sitemapUrl}\n` : 'User-agent: *\nDisallow: /\n';
 }
 
+/** What a page's robots meta tag (and an `X-Robots-Tag`) says off mainnet. */
+export const NON_MAINNET_ROBOTS = 'noindex, nofollow';
+
 /** The app host's robots (also the blog's and docs'): the shared sitemap index. */
-export const buildAppRobots = (site: SurfaceSite): string => buildRobots(site, sitemapIndexUrl(site));
+export const buildAppRobots = (site: Pick<SurfaceSite, 'network' | 'appUrl'>): string => buildRobots(site, sitemapIndexUrl(site));
 
 /** The house site's robots: its own same-host sitemap. */
 export const buildHouseRobots = (site: Pick<SurfaceSite, 'network'> & { houseUrl: string }): string => buildRobots(site, houseSitemapUrl(site.houseUrl));
