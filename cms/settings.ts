@@ -3,56 +3,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { loadConfig, type Config } from '../src/config'
 
+/** The settings the blog and CMS read: a view of the one configuration, typed by its declarations (src/config/settings.ts). */
+export type BlogSettings = ReturnType<typeof readBlogSettings>
 /** Social provider links used in the footer, CTA and for rel rewriting. */
-export interface SocialLinks {
-  chat_platform: string
-  messaging_platform: string
-  social_network: string
-}
-
-/** Every setting the blog and CMS read, taken from the one settings schema (src/config). */
-export interface BlogSettings {
-  network: string
-  isMainnet: boolean
-  appUrl: string
-  /** Public blog root without trailing slash, e.g. https://app.example/blog */
-  blogUrl: string
-  revalidationSecret: string | undefined
-  /** Where the publishing service POSTs to refresh ISR; default `${blogUrl}/api/revalidate/`. */
-  revalidateUrl: string
-  dataDir: string
-  databaseUrl: string | undefined
-  /** BLOG_DB_PUSH: Payload pushes schema changes itself (local schema work only). */
-  dbPush: boolean
-  port: number
-  social: SocialLinks
-  ci: {
-    token: string | undefined
-    apiUrl: string
-    repo: string
-    workflow: string
-    ref: string
-  }
-  /** Partner images fetched into the media collection. */
-  media: {
-    maxBytes: number
-    timeoutMs: number
-    /** Loopback/private targets (test fixtures); ignored when NODE_ENV=production. */
-    allowPrivateHosts: boolean
-  }
-  /** Outgoing mail (editor password resets); undefined without SMTP_HOST. */
-  smtp: SmtpSettings | undefined
-}
-
-export interface SmtpSettings {
-  host: string
-  port: number
-  /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
-  secure: boolean
-  user: string | undefined
-  password: string | undefined
-  from: string
-}
+export type SocialLinks = BlogSettings['social']
+/** Outgoing mail (editor password resets). */
+export type SmtpSettings = NonNullable<Config['blog']['smtp']>
 
 const trimSlash = (s: string): string => s.replace(/\/+$/, '')
 
@@ -66,7 +22,7 @@ function blogConfig(env?: Record<string, string | undefined>): Config {
 }
 
 /** The settings the blog and CMS read, from the shared schema (defaults and checks live there). */
-export function readBlogSettings(env?: Record<string, string | undefined>): BlogSettings {
+export function readBlogSettings(env?: Record<string, string | undefined>) {
   const config = blogConfig(env)
   const { blog } = config
   return {

@@ -12,196 +12,15 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * The one configuration: the settings (src/config/settings.ts) grouped by what reads them, with
+ * the values derived from several settings (fallbacks, CORS origins, providers present only with
+ * their credentials). Its type is inferred from the declarations through `toConfig`.
+ */
+export type Config = ReturnType<typeof toConfig>;
 /** An OAuth 2.0 provider's client registration and endpoints (authorization code + PKCE). */
-export interface SocialOAuthConfig {
-  clientId: string;
-  clientSecret: string;
-  authorizationUrl: string;
-  tokenUrl: string;
-  userinfoUrl: string;
-  scopes: string[];
-}
-
-export interface AnalyticsConfig {
-  propertyId: string;
-  /** Service-account key file; undefined: application default credentials. */
-  keyFile?: string;
-  apiUrl: string;
-  /** OAuth 2.0 token endpoint; undefined: Google's. */
-  tokenUrl?: string;
-  cacheTtlMs: number;
-}
-
-export interface OnrampAConfig {
-  widgetUrl: string;
-  apiKey: string;
-  secretKey: string;
-}
-
-export interface OnrampBConfig {
-  tokenUrl: string;
-  apiKeyId: string;
-  apiKeySecret: string;
-}
-
-export interface NameserviceConfig {
-  /** `platform.sui`: sub-names are `<label>.<parentDomain>`. */
-  parentDomain?: string;
-  /** The parent name's SuinsRegistration NFT, owned by the backend wallet. */
-  parentNftId?: string;
-  minVipLevel: number;
-  expirationDays: number;
-  /** SuiNS's shared `SuiNS` object and the package of its `subdomains` module. */
-  suinsObjectId?: string;
-  subdomainsPackageId?: string;
-}
-
-interface SmtpConfig {
-  host: string;
-  port: number;
-  /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
-  secure: boolean;
-  user: string | undefined;
-  password: string | undefined;
-  from: string;
-}
-
-export interface Config {
-  nodeEnv: 'development' | 'production' | 'test';
-  network: 'mainnet' | 'testnet' | 'devnet' | 'localnet';
-  logLevel: string;
-  dataDir: string;
-  http: {
-    port: number;
-    host: string;
-    bodyLimitBytes: number;
-    requestTimeoutMs: number;
-    /** After SIGTERM: serve while reporting unready this long, then drain (HTTP.DRAIN_DELAY_MS). */
-    drainDelayMs: number;
-    /** Health port of a process without the api role (HEALTH_PORT). */
-    healthPort?: number;
-    rateLimit: { max: number; windowMs: number };
-    trustedProxyCidrs: string[];
-    /** CORS allow-list: APP_URL's origin plus CORS_ORIGINS, as serialized origins. */
-    corsOrigins: string[];
-  };
-  graphql: { maxDepth: number; maxAliases: number; maxCost: number; introspection: boolean };
-  /** Quest claims per wallet (QUESTS.CLAIM_RATE_LIMIT_*). */
-  quests: { claimRateLimit: { max: number; windowMs: number } };
-  databaseUrl?: string;
-  /** DATABASE.DIRECT_URL: session connection for migrations and leases when DATABASE_URL is a transaction-mode pooler. */
-  databaseDirectUrl?: string;
-  /** PostgreSQL `statement_timeout` of the API/indexer pool (0 = none): the safety net behind per-request query cancellation. */
-  databaseStatementTimeoutMs: number;
-  jwt: { secret: string; issuer: string; generated: boolean };
-  auth: {
-    /** Host named in the signed login message. */
-    domain: string;
-    /** APP_URL without a trailing slash (links in mails, OAuth redirect URIs). */
-    appUrl: string;
-    challengeTtlSeconds: number;
-    accessTtlSeconds: number;
-    refreshTtlSeconds: number;
-    emailTokenTtlSeconds: number;
-    zkLogin: { issuer: string; jwksUrl?: string; clientIds: string[]; serviceUrl: string; serviceKey?: string };
-  };
-  /** Social account linking; a provider is undefined until its credentials are set. */
-  social: {
-    chatPlatform?: SocialOAuthConfig;
-    /** Chat relay webhook (SOCIAL.CHAT_PLATFORM.RELAY_WEBHOOK_URL); undefined: messages stay local. */
-    chatRelayWebhookUrl?: string;
-    socialNetwork?: SocialOAuthConfig;
-    messagingPlatform?: { botToken: string; maxAgeSeconds: number };
-  };
-  /** Outgoing mail (email verification, editor password resets); undefined without SMTP_HOST. */
-  smtp?: SmtpConfig;
-  /** Live actives (GENERAL.ANALYTICS_PROPERTY_ID, ANALYTICS.*); undefined without a property. */
-  analytics?: AnalyticsConfig;
-  /** Bearer token of the operator-only routes (OPERATOR_TOKEN). */
-  operatorToken?: string;
-  welcomeWheel: { maxReward: number };
-  /** Fiat on-ramps; a provider is undefined until its keys are set. */
-  onramps: { a?: OnrampAConfig; b?: OnrampBConfig };
-  store: {
-    cacheStore: 'redis' | 'memory';
-    url?: string;
-    host?: string;
-    port: number;
-    db: number;
-    username?: string;
-    password?: string;
-    keyPrefix: string;
-    /** Configured replica count (else counted by heartbeat), for limit shares during an outage. */
-    replicas?: number;
-  };
-  chain: {
-    packageId: string;
-    transport: 'graphql' | 'grpc';
-    suiUrl?: string;
-    /** Chain writer (CHAIN.BACKEND_WALLET_PRIVATE_KEY, CHAIN.WRITE_*); the key unset: no writes. */
-    writer: { privateKey?: string; gasBudget: number; timeoutMs: number };
-    /** Giveaway settlement (CHAIN.GIVEAWAY_*) and its schedule (JOBS.GIVEAWAY_SETTLEMENT_CRON). */
-    giveaways: { autoSettlementDisabled: boolean; graceMs: number; batchSize: number; cron: string };
-    /** Name-service sub-names (CHAIN.NAMESERVICE_*); a name or id unset: claims are refused as unavailable. */
-    nameservice: NameserviceConfig;
-  };
-  indexer: { disabled: boolean; pollingIntervalMs: number };
-  /** Price source (CHAIN.PRICE_API_*); `apiKey` unset: no poll. */
-  prices: { apiUrl: string; apiKey?: string; staleAfterSeconds: number };
-  /** Anti-proxy IP check (GENERAL.IPCHECK_*) and the per-IP gift quota. */
-  gifts: { ipCheckUrl: string; ipCheckKey?: string; ipDailyLimit: number };
-  /** node-cron schedules of the jobs role (JOBS.*). */
-  jobs: {
-    pricePollCron: string;
-    giftResetCron: string;
-    archiveCron: string;
-    /** Routine successes kept once per job per window; runs slower than slowRunMs always kept. */
-    runSampleWindowMs: number;
-    slowRunMs: number;
-    /** Run-log rows older than this many days are archived, then pruned. */
-    runHotDays: number;
-    archiveDir: string;
-  };
-  /** Public web surfaces (src/surfaces): roots without a trailing slash; the API serves the shared sitemap index and /llms.txt. */
-  surfaces: { network: string; appUrl: string; blogUrl: string; docsUrl: string; houseUrl?: string };
-  /** Everything the CMS (cms/) and the blog (blog/) read; cms/settings.ts maps it to their shape. */
-  blog: {
-    port: number;
-    /** APP_URL as given (default http://localhost:3000). */
-    appUrl: string;
-    /** Public blog root without a trailing slash. */
-    blogUrl: string;
-    /** Where the CMS POSTs to refresh the blog's pages. */
-    revalidateUrl: string;
-    /** Where the API proxies `/blog` to (BLOG_UPSTREAM_URL); unset: the platform's own blog process, if any. */
-    upstreamUrl?: string;
-    databaseUrl?: string;
-    /** Let Payload push its schema (development only; migrations otherwise). */
-    dbPush: boolean;
-    /** Open the CMS in the API process at startup (else on first use). */
-    openAtStart: boolean;
-    distDir: string;
-    revalidationSecret?: string;
-    webhookSecret?: string;
-    publishCiToken?: string;
-    payloadSecret?: string;
-    publishCi: { token: string | undefined; apiUrl: string; repo: string; workflow: string; ref: string };
-    social: { chatUrl: string; messagingUrl: string; networkUrl: string };
-    media: { maxBytes: number; timeoutMs: number; allowPrivateHosts: boolean };
-    /** Outgoing mail (editor password resets); undefined without SMTP_HOST. */
-    smtp?: SmtpConfig;
-  };
-  /** Every setting's parsed value by spec name. */
-  raw: Settings;
-  /** Every secret value in force, for log redaction. */
-  secretValues: string[];
-  envFiles: string[];
-  /**
-   * The inputs this config was parsed from (env files under the process environment): handed to
-   * child processes (the blog) so they parse exactly these settings with the same schema.
-   */
-  sourceEnv: Record<string, string>;
-}
+export type SocialOAuthConfig = NonNullable<Config['social']['chatPlatform']>;
+export type NameserviceConfig = Config['chain']['nameservice'];
 
 /** Fixed development-only signing key, refused in production and on mainnet (see decisions.md). */
 const DEV_JWT_SECRET = 'development-only-jwt-secret-not-for-production-use';
@@ -253,7 +72,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   return toConfig(result.data, secretValues, files, merged);
 }
 
-function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourceEnv: Record<string, string>): Config {
+function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourceEnv: Record<string, string>) {
   const appUrl = s.APP_URL ?? DEFAULT_APP_URL;
   const blogUrl = trimSlash(s.BLOG_URL ?? `${trimSlash(appUrl)}/blog`);
   const production = s.NODE_ENV === 'production';
@@ -280,6 +99,25 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       introspection: s['GRAPHQL.INTROSPECTION'] ?? (!production && s.NETWORK !== 'mainnet'),
     },
     quests: { claimRateLimit: { max: s['QUESTS.CLAIM_RATE_LIMIT_MAX'], windowMs: s['QUESTS.CLAIM_RATE_LIMIT_WINDOW_MS'] } },
+    /** Per-wallet chat limits (CHAT.*), shared across replicas. */
+    chat: {
+      messagesPerWindow: s['CHAT.MESSAGE_RATE_LIMIT_MAX'],
+      reactionsPerWindow: s['CHAT.REACTION_RATE_LIMIT_MAX'],
+      windowMs: s['CHAT.RATE_LIMIT_WINDOW_MS'],
+      typingDebounceMs: s['CHAT.TYPING_DEBOUNCE_MS'],
+    },
+    /** Websocket gateway caps (WEBSOCKET.*): connections per service, IP and wallet; events per connection. */
+    websocket: {
+      perService: s['WEBSOCKET.CONNECTIONS_MAX'],
+      perIp: s['WEBSOCKET.CONNECTIONS_PER_IP_MAX'],
+      perWallet: s['WEBSOCKET.CONNECTIONS_PER_WALLET_MAX'],
+      eventsPerWindow: s['WEBSOCKET.EVENT_RATE_LIMIT_MAX'],
+      eventWindowMs: s['WEBSOCKET.EVENT_RATE_LIMIT_WINDOW_MS'],
+      abuseFactor: s['WEBSOCKET.EVENT_ABUSE_FACTOR'],
+      maxEventBytes: s['WEBSOCKET.EVENT_MAX_BYTES'],
+      maxPayloadBytes: s['WEBSOCKET.PAYLOAD_MAX_BYTES'],
+      roomsPerConnection: s['WEBSOCKET.ROOMS_PER_CONNECTION_MAX'],
+    },
     databaseUrl: s.DATABASE_URL,
     databaseDirectUrl: s['DATABASE.DIRECT_URL'],
     databaseStatementTimeoutMs: s['DATABASE.STATEMENT_TIMEOUT_MS'],
@@ -392,7 +230,6 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       distDir: s.BLOG_DIST_DIR,
       revalidationSecret: s.BLOG_REVALIDATION_SECRET,
       webhookSecret: s.WEBHOOK_SECRET,
-      publishCiToken: s.BLOG_PUBLISH_CI_TOKEN,
       payloadSecret: s.PAYLOAD_SECRET,
       publishCi: {
         token: s.BLOG_PUBLISH_CI_TOKEN,
@@ -409,14 +246,13 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       },
       smtp: s.SMTP_HOST ? smtpConfig(s, s.SMTP_HOST, appUrl) : undefined,
     },
-    raw: s,
     secretValues,
     envFiles,
     sourceEnv,
   };
 }
 
-function smtpConfig(s: Settings, host: string, appUrl: string): SmtpConfig {
+function smtpConfig(s: Settings, host: string, appUrl: string) {
   const appHost = new URL(appUrl).hostname;
   return {
     host,
@@ -428,7 +264,7 @@ function smtpConfig(s: Settings, host: string, appUrl: string): SmtpConfig {
   };
 }
 
-function socialOAuth(s: Settings, p: 'CHAT_PLATFORM' | 'SOCIAL_NETWORK'): SocialOAuthConfig | undefined {
+function socialOAuth(s: Settings, p: 'CHAT_PLATFORM' | 'SOCIAL_NETWORK') {
   const clientId = s[`SOCIAL.${p}.CLIENT_ID`];
   const clientSecret = s[`SOCIAL.${p}.CLIENT_SECRET`];
   if (!clientId || !clientSecret) return undefined;

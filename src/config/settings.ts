@@ -5,19 +5,26 @@ import { parseStoreAddress } from './store-address';
 import { isPgBouncerUrl } from './database-url';
 
 /**
- * Every setting the backend, the CMS and the blog read, under the spec's name (`GENERAL.PORT`),
- * as one zod schema. The shell-friendly form (`GENERAL_PORT`) is the name with dots replaced by
- * underscores; `aliases` are conventional names accepted too (the setting's own name wins).
- * `secret` values are never quoted in errors and are scrubbed from logs.
+ * Every setting the backend, the CMS and the blog read, declared once: its name (the spec's,
+ * `GENERAL.PORT`), its schema (type, checks, default), its description (the README table is
+ * generated from these: `npm run settings:docs`) and, when it has no default, what being unset
+ * means. The shell-friendly form (`GENERAL_PORT`) is the name with dots replaced by underscores;
+ * `aliases` are conventional names accepted too (the setting's own name wins). `secret` values
+ * are never quoted in errors and are scrubbed from logs.
  */
-interface SettingDef<S extends z.ZodType = z.ZodType> {
+export interface SettingDef<S extends z.ZodType = z.ZodType> {
   schema: S;
+  description: string;
+  /** What an unset optional setting means, for the README's default column. */
+  unset?: string;
   secret?: true;
   aliases?: readonly string[];
 }
 
-const setting = <S extends z.ZodType>(schema: S, extra: Omit<SettingDef, 'schema'> = {}): SettingDef<S> => ({ schema, ...extra });
-const secret = <S extends z.ZodType>(schema: S): SettingDef<S> => ({ schema, secret: true });
+type Extra = Omit<SettingDef, 'schema' | 'description'>;
+const setting = <S extends z.ZodType>(schema: S, description: string, extra: Extra = {}): SettingDef<S> => ({ schema, description, ...extra });
+const secret = <S extends z.ZodType>(schema: S, description: string, extra: Extra = {}): SettingDef<S> => ({ schema, description, secret: true, ...extra });
+const cronExpression = () => text().refine((v) => cron.validate(v), { error: 'is not a cron expression' });
 const storeAddress = () =>
   z.string().superRefine((value, ctx) => {
     try {
@@ -31,212 +38,184 @@ const NETWORKS = ['mainnet', 'testnet', 'devnet', 'localnet'] as const;
 export const DEFAULT_APP_URL = 'http://localhost:3000';
 
 export const SETTINGS = {
-  NODE_ENV: setting(oneOf(['development', 'production', 'test']).default('development')),
-  NETWORK: setting(oneOf(NETWORKS).default('testnet')),
-  LOG_LEVEL: setting(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
-  DATA_DIR: setting(text().default('./.data')),
+  NODE_ENV: setting(oneOf(['development', 'production', 'test']).default('development'), '`development`, `production` or `test`; selects env files. Production requires `JWT_SECRET` and `PAYLOAD_SECRET` and turns introspection off.'),
+  NETWORK: setting(oneOf(NETWORKS).default('testnet'), '`mainnet`, `testnet`, `devnet` or `localnet`; selects env files. `mainnet` makes the public surfaces indexable (anything else blocks robots), turns introspection off and requires the settings listed above.'),
+  LOG_LEVEL: setting(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), 'pino level (`fatal` … `trace`, `silent`).'),
+  DATA_DIR: setting(text().default('./.data'), 'Embedded databases (PGlite in `pglite/`, the blog\'s SQLite `blog.db`, media) and generated development secrets.'),
 
-  'GENERAL.PORT': setting(port().default(3000)),
-  'GENERAL.HOST': setting(text().default('0.0.0.0')),
-  'HTTP.BODY_LIMIT_BYTES': setting(int({ min: 1 }).default(1024 * 1024)),
-  'HTTP.REQUEST_TIMEOUT_MS': setting(int({ min: 1 }).default(5000)),
-  /** After SIGTERM, how long the API keeps serving while /api/health/ready says 503, so the edge stops routing to it before it drains. */
-  'HTTP.DRAIN_DELAY_MS': setting(int({ min: 0 }).default(0)),
-  /** A process without the api role (jobs, indexer) serves /api/health and /api/health/ready on this port; unset: none. */
-  HEALTH_PORT: setting(port().optional()),
-  'HTTP.RATE_LIMIT_MAX': setting(int({ min: 1 }).default(300)),
-  'HTTP.RATE_LIMIT_WINDOW_MS': setting(int({ min: 1 }).default(60_000)),
-  /** Quest claims per wallet per window (src/services/quests/service.ts), on top of the HTTP admission limits. */
-  'QUESTS.CLAIM_RATE_LIMIT_MAX': setting(int({ min: 1 }).default(10)),
-  'QUESTS.CLAIM_RATE_LIMIT_WINDOW_MS': setting(int({ min: 1 }).default(60_000)),
-  TRUSTED_PROXY_CIDRS: setting(list({ check: isCidr, message: (v) => `"${v}" is not an IP address or CIDR range` }).default([])),
-  /** Browser origins (besides APP_URL's) allowed to call the API cross-origin. */
+  'GENERAL.PORT': setting(port().default(3000), 'API listener port.'),
+  'GENERAL.HOST': setting(text().default('0.0.0.0'), 'API listener address.'),
+  'HTTP.BODY_LIMIT_BYTES': setting(int({ min: 1 }).default(1024 * 1024), 'Largest request body (`413 PAYLOAD_TOO_LARGE` beyond).'),
+  'HTTP.REQUEST_TIMEOUT_MS': setting(int({ min: 1 }).default(5000), 'A request unanswered after this long gets `503 REQUEST_TIMEOUT`.'),
+  'HTTP.DRAIN_DELAY_MS': setting(int({ min: 0 }).default(0), 'After `SIGTERM`, how long the API keeps serving while `/api/health/ready` answers 503, so the edge takes it out before it drains (the cluster uses 2000: two health checks).'),
+  HEALTH_PORT: setting(port().optional(), 'A process without the `api` role (jobs, indexer) serves `/api/health` and `/api/health/ready` on this port.', { unset: 'none' }),
+  'HTTP.RATE_LIMIT_MAX': setting(int({ min: 1 }).default(300), 'Admission: requests per window per client IP and per verified wallet.'),
+  'HTTP.RATE_LIMIT_WINDOW_MS': setting(int({ min: 1 }).default(60_000), 'Admission window.'),
+  'QUESTS.CLAIM_RATE_LIMIT_MAX': setting(int({ min: 1 }).default(10), 'Quest claims per wallet per window (REST and GraphQL together), on top of admission.'),
+  'QUESTS.CLAIM_RATE_LIMIT_WINDOW_MS': setting(int({ min: 1 }).default(60_000), 'Quest claim window.'),
+  'CHAT.MESSAGE_RATE_LIMIT_MAX': setting(int({ min: 1 }).default(10), 'Chat messages per wallet per window, across replicas and both websocket transports.'),
+  'CHAT.REACTION_RATE_LIMIT_MAX': setting(int({ min: 1 }).default(30), 'Chat reactions per wallet per window.'),
+  'CHAT.RATE_LIMIT_WINDOW_MS': setting(int({ min: 1 }).default(10_000), 'Window of the two per-wallet chat limits.'),
+  'CHAT.TYPING_DEBOUNCE_MS': setting(int({ min: 1 }).default(3_000), 'A wallet\'s typing in a room is broadcast at most once per this many ms (the rest are absorbed).'),
+  'WEBSOCKET.CONNECTIONS_MAX': setting(int({ min: 1 }).default(10_000), 'Websocket connections (graphql-ws and Socket.IO together) across all replicas; more are refused.'),
+  'WEBSOCKET.CONNECTIONS_PER_IP_MAX': setting(int({ min: 1 }).default(20), 'Websocket connections per client IP across all replicas.'),
+  'WEBSOCKET.CONNECTIONS_PER_WALLET_MAX': setting(int({ min: 1 }).default(5), 'Websocket connections per verified wallet across all replicas.'),
+  'WEBSOCKET.EVENT_RATE_LIMIT_MAX': setting(int({ min: 1 }).default(60), 'Events (operations, Socket.IO events) one connection may send per window; more are refused one by one (`RATE_LIMITED`).'),
+  'WEBSOCKET.EVENT_RATE_LIMIT_WINDOW_MS': setting(int({ min: 1 }).default(10_000), 'Window of the per-connection event limit.'),
+  'WEBSOCKET.EVENT_ABUSE_FACTOR': setting(int({ min: 1 }).default(4), 'A connection sending more than this many times its event limit in one window is closed.'),
+  'WEBSOCKET.EVENT_MAX_BYTES': setting(int({ min: 1 }).default(8 * 1024), 'Largest event accepted; a larger one is refused (`PAYLOAD_TOO_LARGE`) and the connection stays.'),
+  'WEBSOCKET.PAYLOAD_MAX_BYTES': setting(int({ min: 1 }).default(16 * 1024), 'Largest websocket frame or Socket.IO packet: beyond it the transport closes the connection.'),
+  'WEBSOCKET.ROOMS_PER_CONNECTION_MAX': setting(int({ min: 1 }).default(10), 'Chat rooms one Socket.IO connection may be in at once.'),
+  TRUSTED_PROXY_CIDRS: setting(list({ check: isCidr, message: (v) => `"${v}" is not an IP address or CIDR range` }).default([]), 'Comma-separated ranges whose `X-Forwarded-For` (and `X-Forwarded-Proto`) is honoured.'),
   CORS_ORIGINS: setting(
     list({ check: (v) => toOrigin(v) !== null, message: (v) => `"${v}" is not an origin (scheme://host[:port], http or https, no path)` }).default([]),
+    'Comma-separated browser origins (`https://play.example.com`) allowed to call `/graphql` and `/api/*` cross-origin with credentials, besides `APP_URL`\'s origin; anything but an http(s) origin stops start-up.',
   ),
-  'GRAPHQL.MAX_DEPTH': setting(int({ min: 1 }).default(10)),
-  'GRAPHQL.MAX_ALIASES': setting(int({ min: 0 }).default(20)),
-  'GRAPHQL.MAX_COST': setting(int({ min: 1 }).default(5000)),
-  /** Unset: on, except in production and on mainnet. */
-  'GRAPHQL.INTROSPECTION': setting(bool().optional()),
+  'GRAPHQL.MAX_DEPTH': setting(int({ min: 1 }).default(10), 'Deepest GraphQL selection accepted.'),
+  'GRAPHQL.MAX_ALIASES': setting(int({ min: 0 }).default(20), 'Most aliases in one GraphQL document.'),
+  'GRAPHQL.MAX_COST': setting(int({ min: 1 }).default(5000), 'Highest estimated cost of one GraphQL operation.'),
+  'GRAPHQL.INTROSPECTION': setting(bool().optional(), 'Force introspection on or off.', { unset: 'on, except in production and on mainnet' }),
 
-  DATABASE_URL: secret(url().optional()),
-  'DATABASE.STATEMENT_TIMEOUT_MS': setting(int({ min: 0 }).default(30_000)),
-  /** Session connection (never a transaction-mode pooler) for migrations and advisory-lock leases. Unset: DATABASE_URL. Required when DATABASE_URL has `pgbouncer=true`. */
-  'DATABASE.DIRECT_URL': secret(url().optional()),
-  /** Unset outside production and mainnet: a fixed development-only key (see index.ts). */
-  JWT_SECRET: secret(text().min(32, { error: 'must be at least 32 characters' }).optional()),
-  JWT_ISSUER: setting(text().default('platform-backend')),
+  DATABASE_URL: secret(url().optional(), 'PostgreSQL. Behind PgBouncer in transaction mode add `pgbouncer=true` (see *Managed Redis and PgBouncer*).', { unset: 'embedded PGlite' }),
+  'DATABASE.STATEMENT_TIMEOUT_MS': setting(int({ min: 0 }).default(30_000), 'PostgreSQL `statement_timeout` of the API/indexer pool (0 = none), behind per-request query cancellation.'),
+  'DATABASE.DIRECT_URL': secret(url().optional(), 'A session connection to PostgreSQL (never a transaction-mode pooler) for migrations and advisory-lock leases; required when `DATABASE_URL` has `pgbouncer=true`.', { unset: '`DATABASE_URL`' }),
+  JWT_SECRET: secret(text().min(32, { error: 'must be at least 32 characters' }).optional(), 'HS256 signing key (≥ 32 chars).', { unset: 'a development-only key (refused in production and on mainnet)' }),
+  JWT_ISSUER: setting(text().default('platform-backend'), 'JWT issuer.'),
 
-  /** Host named in the wallet login message. Unset: APP_URL's host. */
-  'AUTH.DOMAIN': setting(text().optional()),
-  'AUTH.CHALLENGE_TTL_SECONDS': setting(int({ min: 10 }).default(300)),
-  'AUTH.ACCESS_TTL_SECONDS': setting(int({ min: 10 }).default(900)),
-  'AUTH.REFRESH_TTL_SECONDS': setting(int({ min: 60 }).default(30 * 24 * 3600)),
-  'AUTH.EMAIL_TOKEN_TTL_SECONDS': setting(int({ min: 60 }).default(24 * 3600)),
-  /** OpenID issuer whose ID tokens zkLogin accepts. */
-  'AUTH.ZKLOGIN_ISSUER': setting(url().default('https://accounts.google.com')),
-  /** Unset: the issuer's discovery document names it. */
-  'AUTH.ZKLOGIN_JWKS_URL': setting(url().optional()),
-  /** The two identity-provider client IDs (web and mobile apps) an ID token's audience must be one of. */
-  'AUTH.ZKLOGIN_CLIENT_ID_WEB': setting(text().optional()),
-  'AUTH.ZKLOGIN_CLIENT_ID_MOBILE': setting(text().optional()),
-  'AUTH.ZKLOGIN_SERVICE_URL': setting(url().default('https://api.enoki.mystenlabs.com')),
-  'AUTH.ZKLOGIN_SERVICE_KEY': secret(text().optional()),
+  'AUTH.DOMAIN': setting(text().optional(), 'The domain named in the wallet login message.', { unset: '`APP_URL`\'s host' }),
+  'AUTH.CHALLENGE_TTL_SECONDS': setting(int({ min: 10 }).default(300), 'Lifetime of a login challenge.'),
+  'AUTH.ACCESS_TTL_SECONDS': setting(int({ min: 10 }).default(900), 'Lifetime of an access token.'),
+  'AUTH.REFRESH_TTL_SECONDS': setting(int({ min: 60 }).default(30 * 24 * 3600), 'Lifetime of a refresh token (renewed on each refresh).'),
+  'AUTH.EMAIL_TOKEN_TTL_SECONDS': setting(int({ min: 60 }).default(24 * 3600), 'Lifetime of an email-verification link.'),
+  'AUTH.ZKLOGIN_ISSUER': setting(url().default('https://accounts.google.com'), 'OpenID issuer whose ID tokens zkLogin accepts.'),
+  'AUTH.ZKLOGIN_JWKS_URL': setting(url().optional(), 'The issuer\'s signing keys.', { unset: 'named by the issuer\'s discovery document' }),
+  'AUTH.ZKLOGIN_CLIENT_ID_WEB': setting(text().optional(), 'Identity-provider client ID of the web app; an ID token\'s audience must be one of the two client IDs.'),
+  'AUTH.ZKLOGIN_CLIENT_ID_MOBILE': setting(text().optional(), 'Identity-provider client ID of the mobile app.'),
+  'AUTH.ZKLOGIN_SERVICE_URL': setting(url().default('https://api.enoki.mystenlabs.com'), 'The zkLogin salt and address service.'),
+  'AUTH.ZKLOGIN_SERVICE_KEY': secret(text().optional(), 'The zkLogin service\'s key.'),
 
-  /** Social account linking (src/providers/social-*.ts): a provider without credentials is offered as "not configured". */
-  'SOCIAL.CHAT_PLATFORM.CLIENT_ID': setting(text().optional()),
-  'SOCIAL.CHAT_PLATFORM.CLIENT_SECRET': secret(text().optional()),
-  'SOCIAL.CHAT_PLATFORM.AUTHORIZATION_URL': setting(url().default('https://discord.com/oauth2/authorize')),
-  'SOCIAL.CHAT_PLATFORM.TOKEN_URL': setting(url().default('https://discord.com/api/oauth2/token')),
-  'SOCIAL.CHAT_PLATFORM.USERINFO_URL': setting(url().default('https://discord.com/api/users/@me')),
-  'SOCIAL.CHAT_PLATFORM.SCOPES': setting(text().default('identify')),
-  /** Incoming webhook the global chat room is relayed to (src/providers/chat-platform.ts); unset: no relay. Carries the platform's token. */
-  'SOCIAL.CHAT_PLATFORM.RELAY_WEBHOOK_URL': secret(url().optional()),
-  'SOCIAL.SOCIAL_NETWORK.CLIENT_ID': setting(text().optional()),
-  'SOCIAL.SOCIAL_NETWORK.CLIENT_SECRET': secret(text().optional()),
-  'SOCIAL.SOCIAL_NETWORK.AUTHORIZATION_URL': setting(url().default('https://x.com/i/oauth2/authorize')),
-  'SOCIAL.SOCIAL_NETWORK.TOKEN_URL': setting(url().default('https://api.x.com/2/oauth2/token')),
-  'SOCIAL.SOCIAL_NETWORK.USERINFO_URL': setting(url().default('https://api.x.com/2/users/me')),
-  'SOCIAL.SOCIAL_NETWORK.SCOPES': setting(text().default('users.read tweet.read')),
-  'SOCIAL.MESSAGING_PLATFORM.BOT_TOKEN': secret(text().optional()),
-  /** How old a signed login payload (its auth_date) may be. */
-  'SOCIAL.MESSAGING_PLATFORM.MAX_AGE_SECONDS': setting(int({ min: 60 }).default(24 * 3600)),
+  'SOCIAL.CHAT_PLATFORM.CLIENT_ID': setting(text().optional(), 'Chat platform account linking (OAuth 2.0 client); without ID and secret the provider is offered as "not configured".'),
+  'SOCIAL.CHAT_PLATFORM.CLIENT_SECRET': secret(text().optional(), 'Chat platform OAuth 2.0 client secret.'),
+  'SOCIAL.CHAT_PLATFORM.AUTHORIZATION_URL': setting(url().default('https://discord.com/oauth2/authorize'), 'Chat platform authorization endpoint.'),
+  'SOCIAL.CHAT_PLATFORM.TOKEN_URL': setting(url().default('https://discord.com/api/oauth2/token'), 'Chat platform token endpoint.'),
+  'SOCIAL.CHAT_PLATFORM.USERINFO_URL': setting(url().default('https://discord.com/api/users/@me'), 'Chat platform user endpoint.'),
+  'SOCIAL.CHAT_PLATFORM.SCOPES': setting(text().default('identify'), 'Chat platform scopes (space- or comma-separated).'),
+  'SOCIAL.CHAT_PLATFORM.RELAY_WEBHOOK_URL': secret(url().optional(), 'Incoming webhook the global chat room is relayed to (carries the platform\'s token).', { unset: 'no relay' }),
+  'SOCIAL.SOCIAL_NETWORK.CLIENT_ID': setting(text().optional(), 'Social network account linking (OAuth 2.0 client with PKCE); without ID and secret the provider is offered as "not configured".'),
+  'SOCIAL.SOCIAL_NETWORK.CLIENT_SECRET': secret(text().optional(), 'Social network OAuth 2.0 client secret.'),
+  'SOCIAL.SOCIAL_NETWORK.AUTHORIZATION_URL': setting(url().default('https://x.com/i/oauth2/authorize'), 'Social network authorization endpoint.'),
+  'SOCIAL.SOCIAL_NETWORK.TOKEN_URL': setting(url().default('https://api.x.com/2/oauth2/token'), 'Social network token endpoint.'),
+  'SOCIAL.SOCIAL_NETWORK.USERINFO_URL': setting(url().default('https://api.x.com/2/users/me'), 'Social network user endpoint.'),
+  'SOCIAL.SOCIAL_NETWORK.SCOPES': setting(text().default('users.read tweet.read'), 'Social network scopes (space- or comma-separated).'),
+  'SOCIAL.MESSAGING_PLATFORM.BOT_TOKEN': secret(text().optional(), 'Messaging platform bot token, which checks signed login payloads; unset: the provider is offered as "not configured".'),
+  'SOCIAL.MESSAGING_PLATFORM.MAX_AGE_SECONDS': setting(int({ min: 60 }).default(24 * 3600), 'How old a signed messaging-platform login payload (its `auth_date`) may be.'),
 
-  /** Analytics property for live actives (src/providers/analytics.ts); unset: live actives answer SERVICE_UNAVAILABLE. */
-  'GENERAL.ANALYTICS_PROPERTY_ID': setting(text().regex(/^\d+$/, { error: 'must be the numeric property ID' }).optional()),
-  /** Service-account key file; unset: application default credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud, metadata server). */
-  'ANALYTICS.KEY_FILE': setting(text().optional()),
-  'ANALYTICS.API_URL': setting(url().default('https://analyticsdata.googleapis.com')),
-  /** Unset: Google's OAuth 2.0 token endpoint (tests point it at a fixture). */
-  'ANALYTICS.TOKEN_URL': setting(url().optional()),
-  'ANALYTICS.CACHE_TTL_MS': setting(int({ min: 0 }).default(30_000)),
-  /** Bearer token of the operator-only routes (cache statistics and clear); unset: those routes answer 401. */
-  OPERATOR_TOKEN: secret(text().min(32, { error: 'must be at least 32 characters' }).optional()),
-  /** Highest reward the welcome wheel pays (src/services/welcome-wheel/service.ts). */
-  'GENERAL.WELCOME_WHEEL_MAX_REWARD': setting(int({ min: 0 }).default(1000)),
-  /** On-ramp A (signed widget URLs): the widget origin, its publishable key and the secret that signs. */
-  'ONRAMP_A.WIDGET_URL': setting(url().default('https://buy.moonpay.com')),
-  'ONRAMP_A.API_KEY': setting(text().optional()),
-  'ONRAMP_A.SECRET_KEY': secret(text().optional()),
-  /** On-ramp B (session tokens): the token endpoint and the secret API key (ES256 PEM or Ed25519 base64). */
-  'ONRAMP_B.TOKEN_URL': setting(url().default('https://api.developer.coinbase.com/onramp/v1/token')),
-  'ONRAMP_B.API_KEY_ID': setting(text().optional()),
-  'ONRAMP_B.API_KEY_SECRET': secret(text().optional()),
+  'GENERAL.ANALYTICS_PROPERTY_ID': setting(text().regex(/^\d+$/, { error: 'must be the numeric property ID' }).optional(), 'Analytics property for live actives (Analytics Data API realtime report).', { unset: 'live actives answer `SERVICE_UNAVAILABLE`' }),
+  'ANALYTICS.KEY_FILE': setting(text().optional(), 'Service-account key file.', { unset: 'application default credentials' }),
+  'ANALYTICS.API_URL': setting(url().default('https://analyticsdata.googleapis.com'), 'Analytics Data API root.'),
+  'ANALYTICS.TOKEN_URL': setting(url().optional(), 'OAuth 2.0 token endpoint of the service account.', { unset: 'Google\'s' }),
+  'ANALYTICS.CACHE_TTL_MS': setting(int({ min: 0 }).default(30_000), 'How long a live-actives answer is reused.'),
+  OPERATOR_TOKEN: secret(text().min(32, { error: 'must be at least 32 characters' }).optional(), 'Bearer secret (≥ 32 chars) of the operator routes.', { unset: 'those routes answer 401' }),
+  'GENERAL.WELCOME_WHEEL_MAX_REWARD': setting(int({ min: 0 }).default(1000), 'The welcome wheel never pays more.'),
+  'ONRAMP_A.WIDGET_URL': setting(url().default('https://buy.moonpay.com'), 'On-ramp A (signed widget URLs): the widget origin.'),
+  'ONRAMP_A.API_KEY': setting(text().optional(), 'On-ramp A publishable key; with its secret key unset the on-ramp answers 503.'),
+  'ONRAMP_A.SECRET_KEY': secret(text().optional(), 'On-ramp A key that signs widget URLs.'),
+  'ONRAMP_B.TOKEN_URL': setting(url().default('https://api.developer.coinbase.com/onramp/v1/token'), 'On-ramp B (session tokens): the token endpoint.'),
+  'ONRAMP_B.API_KEY_ID': setting(text().optional(), 'On-ramp B API key id; with its secret unset the on-ramp answers 503.'),
+  'ONRAMP_B.API_KEY_SECRET': secret(text().optional(), 'On-ramp B secret API key (ES256 PEM or Ed25519 base64).'),
 
-  PLATFORM_PACKAGE_ID: setting(text().default('0x0000000000000000000000000000000000000000000000000000000000000000')),
-  POLLING_INTERVAL_MS: setting(int({ min: 10 }).default(2000)),
-  INDEXER_DISABLED: setting(bool().default(false)),
-  'CHAIN.SUI_TRANSPORT': setting(oneOf(['graphql', 'grpc']).default('graphql')),
-  'CHAIN.SUI_URL': setting(url().optional()),
-  /** Price source (src/providers/price-source.ts, CoinGecko's pro API format). Unset key: no poll, /api/price answers SERVICE_UNAVAILABLE. */
-  'CHAIN.PRICE_API_KEY': secret(text().optional()),
-  'CHAIN.PRICE_API_URL': setting(url().default('https://pro-api.coingecko.com')),
-  /** Chain writer (src/services/chain-writer/service.ts): the signing wallet, `suiprivkey…`; unset: no writes. */
-  'CHAIN.BACKEND_WALLET_PRIVATE_KEY': secret(text().refine((v) => v.startsWith('suiprivkey1'), { error: 'must be a Sui private key (suiprivkey1…)' }).optional()),
-  /** Gas budget of each write, MIST, and how long one execute call may take before its outcome counts as unknown. */
-  'CHAIN.WRITE_GAS_BUDGET': setting(int({ min: 1 }).default(100_000_000)),
-  'CHAIN.WRITE_TIMEOUT_MS': setting(int({ min: 1 }).default(30_000)),
-  /** Giveaway settlement job (src/jobs/giveaway-settlement.ts). */
-  'CHAIN.GIVEAWAY_AUTO_SETTLEMENT_DISABLED': setting(bool().default(false)),
-  'CHAIN.GIVEAWAY_SETTLEMENT_GRACE_MS': setting(int({ min: 0 }).default(60_000)),
-  'CHAIN.GIVEAWAY_SETTLEMENT_BATCH_SIZE': setting(int({ min: 1 }).default(20)),
-  /**
-   * Name-service sub-names (src/services/nameservice/service.ts): a player at or above MIN_VIP_LEVEL claims one
-   * `<label>.<PARENT_DOMAIN>`, issued from the parent's NFT (held by the backend wallet) through SuiNS's
-   * `subdomains::new` (SUINS_OBJECT_ID, SUBDOMAINS_PACKAGE_ID: not in the spec; the SuiNS SDK reads them
-   * from its per-network config). Any of the four names or ids unset: claims answer SERVICE_UNAVAILABLE.
-   */
+  PLATFORM_PACKAGE_ID: setting(text().default('0x0000000000000000000000000000000000000000000000000000000000000000'), 'Package whose events the indexer follows.'),
+  POLLING_INTERVAL_MS: setting(int({ min: 10 }).default(2000), 'Indexer polling interval.'),
+  INDEXER_DISABLED: setting(bool().default(false), 'When true, the indexer does not start (tests, one-off tasks).'),
+  'CHAIN.SUI_TRANSPORT': setting(oneOf(['graphql', 'grpc']).default('graphql'), 'How the chain is read and written: `graphql` or `grpc`.'),
+  'CHAIN.SUI_URL': setting(url().optional(), 'Sui RPC endpoint.', { unset: 'the indexer does not start and nothing is written' }),
+  'CHAIN.PRICE_API_KEY': secret(text().optional(), 'Key of the price source (CoinGecko `simple/price` format).', { unset: 'no poll; `/api/price` answers `SERVICE_UNAVAILABLE`' }),
+  'CHAIN.PRICE_API_URL': setting(url().default('https://pro-api.coingecko.com'), 'The price source.'),
+  'CHAIN.BACKEND_WALLET_PRIVATE_KEY': secret(text().refine((v) => v.startsWith('suiprivkey1'), { error: 'must be a Sui private key (suiprivkey1…)' }).optional(), 'The signing wallet of chain writes, `suiprivkey…` (see *Chain writes*).', { unset: 'nothing is written' }),
+  'CHAIN.WRITE_GAS_BUDGET': setting(int({ min: 1 }).default(100_000_000), 'Gas budget of each write, MIST.'),
+  'CHAIN.WRITE_TIMEOUT_MS': setting(int({ min: 1 }).default(30_000), 'How long one execute call may take before its outcome counts as unknown.'),
+  'CHAIN.GIVEAWAY_AUTO_SETTLEMENT_DISABLED': setting(bool().default(false), 'Turns the giveaway settlement job off.'),
+  'CHAIN.GIVEAWAY_SETTLEMENT_GRACE_MS': setting(int({ min: 0 }).default(60_000), 'How long after its end a giveaway is settled.'),
+  'CHAIN.GIVEAWAY_SETTLEMENT_BATCH_SIZE': setting(int({ min: 1 }).default(20), 'Giveaways settled per run.'),
   'CHAIN.NAMESERVICE_PARENT_DOMAIN': setting(
     text()
       .regex(/^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+sui$/, { error: 'must be a SuiNS name such as platform.sui (lowercase labels, ending in .sui)' })
       .optional(),
+    'Name-service parent (`platform.sui`): a player at or above the minimum VIP level claims one `<label>.<parent>`. Any of the parent, its NFT, the SuiNS object and the subdomains package unset: claims answer `SERVICE_UNAVAILABLE`.',
   ),
-  'CHAIN.NAMESERVICE_PARENT_NFT_ID': setting(suiObjectId().optional()),
-  'CHAIN.NAMESERVICE_MIN_VIP_LEVEL': setting(int({ min: 0 }).default(1)),
-  'CHAIN.NAMESERVICE_SUBNAME_EXPIRATION_DAYS': setting(int({ min: 1 }).default(365)),
-  'CHAIN.NAMESERVICE_SUINS_OBJECT_ID': setting(suiObjectId().optional()),
-  'CHAIN.NAMESERVICE_SUBDOMAINS_PACKAGE_ID': setting(suiObjectId().optional()),
-  'JOBS.GIVEAWAY_SETTLEMENT_CRON': setting(text().refine((v) => cron.validate(v), { error: 'is not a cron expression' }).default('* * * * *')),
-  /** A price older than this is served with `stale: true` (two poll intervals). */
-  'PRICES.STALE_AFTER_SECONDS': setting(int({ min: 1 }).default(600)),
-  /** Jobs role schedules (node-cron expressions, optional seconds field; UTC). */
-  'JOBS.PRICE_POLL_CRON': setting(text().refine((v) => cron.validate(v), { error: 'is not a cron expression' }).default('*/5 * * * *')),
-  'JOBS.GIFT_RESET_CRON': setting(text().refine((v) => cron.validate(v), { error: 'is not a cron expression' }).default('0 0 * * *')),
-  'JOBS.ARCHIVE_CRON': setting(text().refine((v) => cron.validate(v), { error: 'is not a cron expression' }).default('30 3 * * *')),
-  /** Run log (src/services/ops/job-runs.ts): routine successes are sampled once per job per window; slower ones are all kept. */
-  'JOBS.RUN_SAMPLE_WINDOW_SECONDS': setting(int({ min: 1 }).default(300)),
-  'JOBS.SLOW_RUN_MS': setting(int({ min: 0 }).default(10_000)),
-  /** Run-log rows older than this are moved to gzip NDJSON archives (src/services/ops/job-run-archive.ts). */
-  'JOBS.RUN_HOT_DAYS': setting(int({ min: 1 }).default(14)),
-  /** Unset: `${DATA_DIR}/archive/ops-job-run`. */
-  'JOBS.ARCHIVE_DIR': setting(text().optional()),
-  /** Anti-proxy IP check for gifts (src/providers/ip-check.ts, proxycheck.io v2 format). Unset key: gifts are served without the check. */
-  'GENERAL.IPCHECK_API_KEY': secret(text().optional()),
-  'GENERAL.IPCHECK_URL': setting(url().default('https://proxycheck.io')),
-  /** Gifts one client IP may receive per project per day (the project's quota is its schedule's dailyQuota). */
-  'GIFTS.IP_DAILY_LIMIT': setting(int({ min: 1 }).default(1)),
+  'CHAIN.NAMESERVICE_PARENT_NFT_ID': setting(suiObjectId().optional(), 'The parent name\'s SuinsRegistration NFT, held by the backend wallet.'),
+  'CHAIN.NAMESERVICE_MIN_VIP_LEVEL': setting(int({ min: 0 }).default(1), 'Lowest VIP level that may claim a sub-name.'),
+  'CHAIN.NAMESERVICE_SUBNAME_EXPIRATION_DAYS': setting(int({ min: 1 }).default(365), 'Lifetime of an issued sub-name.'),
+  // Not in the spec: the SuiNS SDK reads them from its per-network config.
+  'CHAIN.NAMESERVICE_SUINS_OBJECT_ID': setting(suiObjectId().optional(), 'SuiNS\'s shared `SuiNS` object (sub-names are issued through `subdomains::new`).'),
+  'CHAIN.NAMESERVICE_SUBDOMAINS_PACKAGE_ID': setting(suiObjectId().optional(), 'The package of SuiNS\'s `subdomains` module.'),
+  'JOBS.GIVEAWAY_SETTLEMENT_CRON': setting(cronExpression().default('* * * * *'), 'Schedule of the giveaway settlement job (node-cron, UTC).'),
+  'PRICES.STALE_AFTER_SECONDS': setting(int({ min: 1 }).default(600), 'A price older than this is served with `stale: true` (two poll intervals).'),
+  'JOBS.PRICE_POLL_CRON': setting(cronExpression().default('*/5 * * * *'), 'Schedule of the price poll (node-cron, optional seconds field, UTC).'),
+  'JOBS.GIFT_RESET_CRON': setting(cronExpression().default('0 0 * * *'), 'Schedule of the gift counter reset.'),
+  'JOBS.ARCHIVE_CRON': setting(cronExpression().default('30 3 * * *'), 'Schedule of the run-log archive.'),
+  'JOBS.RUN_SAMPLE_WINDOW_SECONDS': setting(int({ min: 1 }).default(300), 'Run log: routine successes are kept once per job per window.'),
+  'JOBS.SLOW_RUN_MS': setting(int({ min: 0 }).default(10_000), 'Run log: runs slower than this are all kept.'),
+  'JOBS.RUN_HOT_DAYS': setting(int({ min: 1 }).default(14), 'Run-log rows older than this are moved to gzip NDJSON archives, then pruned.'),
+  'JOBS.ARCHIVE_DIR': setting(text().optional(), 'Where run-log archives are written.', { unset: '`DATA_DIR/archive/ops-job-run`' }),
+  'GENERAL.IPCHECK_API_KEY': secret(text().optional(), 'Key of the anti-proxy IP check for gifts (proxycheck.io v2 format; 1.5 s budget, a failure lets the gift through).', { unset: 'gifts are served without the check' }),
+  'GENERAL.IPCHECK_URL': setting(url().default('https://proxycheck.io'), 'The anti-proxy service.'),
+  'GIFTS.IP_DAILY_LIMIT': setting(int({ min: 1 }).default(1), 'Gifts one client IP may receive per project per day (the project\'s quota is its schedule\'s `dailyQuota`).'),
 
   // No default: a Redis address alone selects redis, none selects memory (see index.ts).
-  CACHE_STORE: setting(oneOf(['redis', 'memory']).optional()),
-  /** redis://, rediss://, redis-sentinel://h1:26379,h2:26379/master or redis-cluster://h1:7000,h2:7001 (src/config/store-address.ts). */
-  SHARED_STORE_URL: setting(storeAddress().optional(), { secret: true, aliases: ['REDIS_URL'] }),
-  SHARED_STORE_HOST: setting(text().optional()),
-  SHARED_STORE_PORT: setting(int({ min: 1, max: 65535 }).default(6379)),
-  SHARED_STORE_DB: setting(int({ min: 0 }).default(0)),
-  SHARED_STORE_USERNAME: setting(text().optional()),
-  SHARED_STORE_PASSWORD: secret(text().optional()),
-  SHARED_STORE_KEY_PREFIX: setting(text().default('platform:')),
-  /** Replicas sharing the store; during a Redis outage each grants 1/n of a limit. Unset: counted by heartbeat. */
-  SHARED_STORE_REPLICAS: setting(int({ min: 1 }).optional()),
+  CACHE_STORE: setting(oneOf(['redis', 'memory']).optional(), 'Force a backend: `memory` next to an address runs per process and logs a warning that the address is ignored; `redis` without an address refuses to start.', { unset: '`redis` when an address is set, else `memory`' }),
+  SHARED_STORE_URL: setting(
+    storeAddress().optional(),
+    'Redis, which shares counters, presence and broadcasts across replicas: `redis://`, `rediss://`, `redis-sentinel://h1:26379,h2:26379/master` or `redis-cluster://h1:7000,h2:7001` (see *Managed Redis and PgBouncer*). Setting an address is enough. Unreachable → per-process state and one warning.',
+    { secret: true, aliases: ['REDIS_URL'], unset: '`REDIS_URL`, else the host settings below' },
+  ),
+  SHARED_STORE_HOST: setting(text().optional(), 'Redis host, when no address is given.'),
+  SHARED_STORE_PORT: setting(int({ min: 1, max: 65535 }).default(6379), 'Redis port (with `SHARED_STORE_HOST`).'),
+  SHARED_STORE_DB: setting(int({ min: 0 }).default(0), 'Redis database index (with `SHARED_STORE_HOST`).'),
+  SHARED_STORE_USERNAME: setting(text().optional(), 'Redis user (with `SHARED_STORE_HOST`).'),
+  SHARED_STORE_PASSWORD: secret(text().optional(), 'Redis password (with `SHARED_STORE_HOST`).'),
+  SHARED_STORE_KEY_PREFIX: setting(text().default('platform:'), 'Key namespace in Redis.'),
+  SHARED_STORE_REPLICAS: setting(
+    int({ min: 1 }).optional(),
+    'Replicas sharing the store. During a Redis outage each replica admits `HTTP.RATE_LIMIT_MAX / replicas` per client, continuing from the last count Redis gave it. Set with `CACHE_STORE=memory`, each process admits its share too.',
+    { unset: 'the replicas seen by a heartbeat in Redis (one that never reached Redis counts 1)' },
+  ),
 
-  /** Unset: http://localhost:3000 (refused on mainnet, see requiredSettingsProblems). */
-  APP_URL: setting(url().optional()),
-  /** Unset: APP_URL + /blog. */
-  BLOG_URL: setting(url().optional()),
-  /** Unset: APP_URL + /docs (the shared sitemap index lists `{DOCS_URL}/sitemap.xml`). */
-  DOCS_URL: setting(url().optional()),
-  /** The secondary (house) site's root; unset: the deployment has none. */
-  HOUSE_URL: setting(url().optional()),
-  BLOG_PORT: setting(port().default(3001)),
-  /** Where the API proxies `/blog` to. Unset: the blog process on BLOG_PORT when it runs in the same platform, else no proxy. */
-  BLOG_UPSTREAM_URL: setting(url().optional()),
-  BLOG_DATABASE_URL: secret(url().optional()),
-  BLOG_DB_PUSH: setting(bool().default(false)),
-  /** Load the blog CMS in the API process before it listens and open (and migrate) it right after, so the first webhook or blog read does not wait for it; false loads and opens it on first use. */
-  BLOG_CMS_OPEN_AT_START: setting(bool().default(true)),
-  /** Next's build directory inside blog/ (tests run a second server from a copy of one build). */
-  BLOG_DIST_DIR: setting(text().default('.next')),
-  BLOG_REVALIDATION_SECRET: secret(text().optional()),
-  /** Unset: BLOG_URL + /api/revalidate/. */
-  BLOG_REVALIDATE_URL: setting(url().optional()),
-  WEBHOOK_SECRET: secret(text().optional()),
-  PAYLOAD_SECRET: secret(text().optional()),
-  BLOG_PUBLISH_CI_TOKEN: secret(text().optional()),
-  BLOG_PUBLISH_CI_API_URL: setting(url().default('https://api.github.com')),
-  BLOG_PUBLISH_CI_REPO: setting(text().default('platform/web')),
-  BLOG_PUBLISH_CI_WORKFLOW: setting(text().default('blog-publish.yml')),
-  BLOG_PUBLISH_CI_REF: setting(text().default('main')),
-  BLOG_SOCIAL_CHAT_URL: setting(url().default('https://discord.gg/platform')),
-  BLOG_SOCIAL_MESSAGING_URL: setting(url().default('https://t.me/platform')),
-  BLOG_SOCIAL_NETWORK_URL: setting(url().default('https://x.com/platform')),
-  BLOG_MEDIA_MAX_BYTES: setting(int({ min: 1 }).default(5 * 1024 * 1024)),
-  BLOG_MEDIA_FETCH_TIMEOUT_MS: setting(int({ min: 1 }).default(5000)),
-  /** Partner images from loopback/private hosts (test fixtures); ignored when NODE_ENV=production. */
-  BLOG_MEDIA_ALLOW_PRIVATE_HOSTS: setting(bool().default(false)),
+  APP_URL: setting(url().optional(), 'Public URL of the app; its origin is allowed by CORS and the blog lives under it. Its default assumes port 3000: set it when `GENERAL.PORT` differs.', { unset: '`http://localhost:3000` (refused on mainnet)' }),
+  BLOG_URL: setting(url().optional(), 'Public blog root.', { unset: '`APP_URL` + `/blog`' }),
+  DOCS_URL: setting(url().optional(), 'Docs root, for the web surfaces: the API serves `/sitemap_index.xml` (app, blog and docs sitemaps on mainnet, none elsewhere) and `/llms.txt` at its root; `npm run surfaces:audit` checks a deployment against the rules in `src/surfaces/`.', { unset: '`APP_URL` + `/docs`' }),
+  HOUSE_URL: setting(url().optional(), 'The secondary (house) site\'s root.', { unset: 'the deployment has none' }),
+  BLOG_PORT: setting(port().default(3001), 'The blog process\'s port.'),
+  BLOG_UPSTREAM_URL: setting(url().optional(), 'Where the API proxies `/blog` to (e.g. `--role api` with the blog on another host).', { unset: 'the blog process on `BLOG_PORT` when it runs in the same platform, else `/blog` is not served by the API' }),
+  BLOG_DATABASE_URL: secret(url().optional(), 'Blog content in PostgreSQL.', { unset: 'SQLite in `DATA_DIR`' }),
+  BLOG_DB_PUSH: setting(bool().default(false), 'Development knob: Payload pushes its schema itself (migrations otherwise).'),
+  BLOG_CMS_OPEN_AT_START: setting(bool().default(true), 'The API process loads the blog CMS\'s modules before it listens and opens (and migrates) it right after, reporting unready until then, so the first webhook or blog read does not wait; false loads and opens it on first use.'),
+  BLOG_DIST_DIR: setting(text().default('.next'), 'Next\'s build directory inside `blog/` (tests run a second server from a copy of one build).'),
+  BLOG_REVALIDATION_SECRET: secret(text().optional(), 'Secret of the blog\'s revalidation endpoint.', { unset: 'generated in development (`DATA_DIR/.revalidation-secret`)' }),
+  BLOG_REVALIDATE_URL: setting(url().optional(), 'Where the CMS calls the blog\'s revalidation after a publish.', { unset: '`BLOG_URL` + `/api/revalidate/`' }),
+  WEBHOOK_SECRET: secret(text().optional(), 'Bearer secret of the partner webhook.', { unset: 'generated in development (`DATA_DIR/.webhook-secret`)' }),
+  PAYLOAD_SECRET: secret(text().optional(), 'The CMS\'s secret.', { unset: 'generated into `DATA_DIR` (not on mainnet)' }),
+  BLOG_PUBLISH_CI_TOKEN: secret(text().optional(), 'With a token, a publish also dispatches the CI rebuild of the static blog snapshot.', { unset: 'no dispatch' }),
+  BLOG_PUBLISH_CI_API_URL: setting(url().default('https://api.github.com'), 'The CI\'s API root.'),
+  BLOG_PUBLISH_CI_REPO: setting(text().default('platform/web'), 'Repository of the blog snapshot workflow.'),
+  BLOG_PUBLISH_CI_WORKFLOW: setting(text().default('blog-publish.yml'), 'The workflow dispatched.'),
+  BLOG_PUBLISH_CI_REF: setting(text().default('main'), 'The ref the workflow runs on.'),
+  BLOG_SOCIAL_CHAT_URL: setting(url().default('https://discord.gg/platform'), 'Chat link in the blog\'s footer and call to action.'),
+  BLOG_SOCIAL_MESSAGING_URL: setting(url().default('https://t.me/platform'), 'Messaging link in the blog\'s footer and call to action.'),
+  BLOG_SOCIAL_NETWORK_URL: setting(url().default('https://x.com/platform'), 'Social network link in the blog\'s footer and call to action.'),
+  BLOG_MEDIA_MAX_BYTES: setting(int({ min: 1 }).default(5 * 1024 * 1024), 'Largest partner image fetched into the media collection.'),
+  BLOG_MEDIA_FETCH_TIMEOUT_MS: setting(int({ min: 1 }).default(5000), 'Time budget of one partner image fetch.'),
+  BLOG_MEDIA_ALLOW_PRIVATE_HOSTS: setting(bool().default(false), 'Partner images from loopback/private hosts (test fixtures); ignored when `NODE_ENV=production`.'),
 
-  /** Unset: no mail is sent (each mail is logged instead). */
-  SMTP_HOST: setting(text().optional()),
-  SMTP_PORT: setting(int({ min: 1, max: 65535 }).default(587)),
-  /** Unset: TLS from the first byte on port 465, STARTTLS otherwise. */
-  SMTP_SECURE: setting(bool().optional()),
-  SMTP_USER: setting(text().optional()),
-  SMTP_PASSWORD: secret(text().optional()),
-  /** Unset: `Platform Blog <blog@<APP_URL host>>`. */
-  SMTP_FROM: setting(text().optional()),
+  SMTP_HOST: setting(text().optional(), 'Mail server of editor mail (password resets) and email verification.', { unset: 'no mail is sent (each mail is logged instead)' }),
+  SMTP_PORT: setting(int({ min: 1, max: 65535 }).default(587), 'Mail server port.'),
+  SMTP_SECURE: setting(bool().optional(), 'TLS from the first byte (else STARTTLS when the server offers it).', { unset: 'on for port 465' }),
+  SMTP_USER: setting(text().optional(), 'Mail server user.'),
+  SMTP_PASSWORD: secret(text().optional(), 'Mail server password.'),
+  SMTP_FROM: setting(text().optional(), 'Sender of the mails.', { unset: '`Platform Blog <blog@<APP_URL host>>`' }),
 } as const satisfies Record<string, SettingDef>;
 
-type SettingName = keyof typeof SETTINGS;
+export type SettingName = keyof typeof SETTINGS;
 
 const shape = Object.fromEntries(Object.entries(SETTINGS).map(([name, def]) => [name, def.schema])) as {
   [K in SettingName]: (typeof SETTINGS)[K]['schema'];

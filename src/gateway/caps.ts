@@ -1,30 +1,11 @@
+import type { Config } from '../config';
 import { renewMembers, type SharedStore } from '../store';
 
-export interface ConnectionCaps {
-  perService: number;
-  perIp: number;
-  perWallet: number;
-  /** Events (operations) a single connection may send per `eventWindowMs`; more are refused one by one. */
-  eventsPerWindow: number;
-  eventWindowMs: number;
-  /** Messages per window beyond which the connection itself is closed (abuse), as a multiple of `eventsPerWindow`. */
-  abuseFactor: number;
-  /** Largest event accepted, in bytes; a larger one is refused (PAYLOAD_TOO_LARGE) and the connection stays. */
-  maxEventBytes: number;
-  /** Largest websocket frame or Socket.IO packet, in bytes: beyond it the transport closes the connection. */
-  maxPayloadBytes: number;
-}
-
-export const DEFAULT_CAPS: ConnectionCaps = {
-  perService: 10_000,
-  perIp: 20,
-  perWallet: 5,
-  eventsPerWindow: 60,
-  eventWindowMs: 10_000,
-  abuseFactor: 4,
-  maxEventBytes: 8 * 1024,
-  maxPayloadBytes: 16 * 1024,
-};
+/**
+ * Connections per service, IP and wallet, and each connection's event limits: the WEBSOCKET.*
+ * settings (src/config/settings.ts says what each means).
+ */
+export type ConnectionCaps = Config['websocket'];
 
 /** A connection's membership lease is renewed while it lives, so a crashed replica's entries expire. */
 export const LEASE_TTL_MS = 90_000;

@@ -17,8 +17,6 @@ import { createEventMeter, refusalOf } from './event-meter';
 import type { GatewayMetrics } from './metrics';
 
 export const SOCKET_IO_PATH = '/socket.io/';
-/** Rooms one socket may be in at once. */
-export const MAX_ROOMS_PER_SOCKET = 10;
 /** The activity feed's channel in the shared store (type-graphql's pub/sub prefix + the topic). */
 const ACTIVITY_CHANNEL = 'gql:activity';
 
@@ -155,7 +153,7 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
     on('room:join', async (payload) => {
       const room = services.chat.room(payload);
       if (!rooms.has(room)) {
-        if (rooms.size >= MAX_ROOMS_PER_SOCKET) throw new AppError('RATE_LIMITED', `A socket may be in at most ${MAX_ROOMS_PER_SOCKET} rooms`);
+        if (rooms.size >= caps.roomsPerConnection) throw new AppError('RATE_LIMITED', `A socket may be in at most ${caps.roomsPerConnection} rooms`);
         rooms.add(room);
         await enterRoom(room);
         await socket.join(ioRoom(room));

@@ -11,7 +11,7 @@ import { createApollo, graphqlHttpHandler } from '../graphql/apollo';
 import { createGraphqlPolicy } from '../graphql/policy';
 import { requestSignal, type GraphqlContext } from '../graphql/context';
 import { createGraphqlWsGateway, registerGraphqlWs } from '../gateway/graphql-ws';
-import { DEFAULT_CAPS, type ConnectionCaps } from '../gateway/caps';
+import type { ConnectionCaps } from '../gateway/caps';
 import { registerSocketIo, type SocketIoDeps } from '../gateway/socket-io';
 import { createGatewayMetrics } from '../gateway/metrics';
 import { registerAdmission } from './admission';
@@ -31,7 +31,7 @@ import { restRoutes } from './rest';
 import './types';
 
 export interface HttpAppDeps {
-  config: Pick<Config, 'http' | 'graphql' | 'surfaces'>;
+  config: Pick<Config, 'http' | 'graphql' | 'surfaces' | 'websocket'>;
   logger: Logger;
   metrics: Metrics;
   store: SharedStore;
@@ -79,7 +79,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   registerAuthRefusal(app);
   registerRouteAccess(app);
 
-  const caps = { ...DEFAULT_CAPS, ...deps.caps };
+  const caps: ConnectionCaps = { ...config.websocket, ...deps.caps };
   await app.register(websocket, { options: { maxPayload: caps.maxPayloadBytes }, preClose: websocketPreClose });
 
   const policy = createGraphqlPolicy({ schema: deps.schema, limits: config.graphql, introspection: config.graphql.introspection, metrics: deps.metrics, logger: deps.logger, services });

@@ -77,7 +77,7 @@ export interface Services {
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'network' | 'jwt' | 'blog' | 'auth' | 'chain' | 'social' | 'smtp' | 'nodeEnv' | 'quests' | 'analytics' | 'operatorToken' | 'welcomeWheel' | 'onramps' | 'prices' | 'gifts' | 'jobs'>;
+  config: Pick<Config, 'network' | 'jwt' | 'blog' | 'auth' | 'chain' | 'social' | 'smtp' | 'nodeEnv' | 'quests' | 'chat' | 'analytics' | 'operatorToken' | 'welcomeWheel' | 'onramps' | 'prices' | 'gifts' | 'jobs'>;
   logger: Logger;
   db: Db;
   store: SharedStore;
@@ -117,7 +117,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     zklogin,
     auth: createAuthService({ db: deps.db, tokens, config: config.auth, signatures, logger: deps.logger, zkLogin: zklogin }),
     activity: createActivityService(deps.pubSub),
-    chat: createChatService({ db: deps.db, store: deps.store, fanout, logger: deps.logger, relay: chatRelay }),
+    chat: createChatService({ db: deps.db, store: deps.store, fanout, logger: deps.logger, relay: chatRelay, limits: config.chat }),
     presence: createPresenceService({ store: deps.store, fanout, logger: deps.logger }),
     blog: createBlogService({ webhookSecret: deps.config.blog.webhookSecret, logger: deps.logger, readCache }),
     leaderboards,

@@ -41,7 +41,7 @@ describe('zkLogin account resolution (services.zklogin)', () => {
   beforeAll(async () => {
     [world, testDb] = await Promise.all([startZkLoginWorld(), createTestDb()]);
     // No jwksUrl: the keys are found through the issuer's discovery document.
-    config = { issuer: world.idp.issuer, clientIds: [WEB_CLIENT, MOBILE_CLIENT], serviceUrl: world.salts.url, serviceKey: world.salts.key };
+    config = { issuer: world.idp.issuer, jwksUrl: undefined, clientIds: [WEB_CLIENT, MOBILE_CLIENT], serviceUrl: world.salts.url, serviceKey: world.salts.key };
     zklogin = service();
   });
   afterAll(async () => {

@@ -1,6 +1,7 @@
 /** Connection leases: held connections are renewed together by one pass per interval; the rest lapse after the lease. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createConnectionLeases, DEFAULT_CAPS, LEASE_RENEW_MS, LEASE_TTL_MS, type Scope } from '../../src/gateway/caps';
+import { loadConfig } from '../../src/config';
+import { createConnectionLeases, LEASE_RENEW_MS, LEASE_TTL_MS, type Scope } from '../../src/gateway/caps';
 import { createMemoryStore } from '../../src/store';
 import { testLogger } from '../helpers/db';
 
@@ -11,7 +12,7 @@ describe('connection leases', () => {
     vi.useFakeTimers({ now: new Date('2026-11-25T12:00:00Z') });
     const store = createMemoryStore({ logger: testLogger });
     const addMembers = vi.spyOn(store, 'addMembers');
-    const leases = createConnectionLeases(store, DEFAULT_CAPS);
+    const leases = createConnectionLeases(store, loadConfig({ envDir: '/nonexistent', env: {} }).websocket);
     const scopesOf = (ip: string): Array<[Scope, string]> => [
       ['service', ''],
       ['ip', ip],

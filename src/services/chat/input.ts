@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { isStorableText } from '../../input/storable-text';
 
 /**
- * The chat's per-event limits (all far below the 16 KiB websocket frame limit) and its input
+ * The chat's per-event limits (all far below the 16 KiB websocket frame limit; the per-wallet
+ * rate limits are settings, CHAT.*) and its input
  * rules, defined once: the graphql-ws mutations, the Socket.IO events and the REST history route
  * are all judged here.
  */
@@ -13,13 +14,6 @@ export const CHAT_LIMITS = {
   textMaxBytes: 2_000,
   /** UTF-8 bytes of one reaction's emoji (one grapheme: flags and ZWJ sequences run long). */
   emojiMaxBytes: 32,
-  /** Messages per wallet per window, across replicas and both transports. */
-  messagesPerWindow: 10,
-  /** Reactions per wallet per window. */
-  reactionsPerWindow: 30,
-  windowMs: 10_000,
-  /** A wallet's typing in a room is broadcast at most once per this many ms (the rest are absorbed). */
-  typingDebounceMs: 3_000,
   historyDefaultLimit: 50,
   historyMaxLimit: 100,
 } as const;

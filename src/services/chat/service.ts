@@ -4,6 +4,7 @@ import type { SharedStore } from '../../store';
 import type { Fanout, LiveStream } from '../../store/fanout';
 import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
+import type { Config } from '../../config';
 import type { ChatPlatformRelay } from '../../providers/chat-platform';
 import { CHAT_LIMITS, GLOBAL_ROOM, historyInput, reactInput, roomInput, sendInput } from './input';
 import { roomChannel, type ChatCaller, type ChatMessageView, type ChatReactionView, type RoomEvent, type TypingView } from './room-events';
@@ -40,11 +41,13 @@ export interface ChatServiceDeps {
   logger: Logger;
   /** The chat platform relay; null when not configured. */
   relay: ChatPlatformRelay | null;
+  /** Per-wallet rate limits (CHAT.* settings). */
+  limits: Config['chat'];
 }
 
 /** Rooms, messages and reactions (PostgreSQL), typing (debounced in the shared store), broadcast once per event. */
 export function createChatService(deps: ChatServiceDeps): ChatService {
-  const { db, store, fanout, logger } = deps;
+  const { db, store, fanout, logger, limits } = deps;
 
   function writer(caller: ChatCaller): string {
     if (caller.transport !== 'websocket') {
@@ -55,10 +58,10 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   }
 
   async function throttle(bucket: string, wallet: string, max: number): Promise<void> {
-    const hit = await store.hit(`chat:${bucket}:${wallet}`, CHAT_LIMITS.windowMs);
+    const hit = await store.hit(`chat:${bucket}:${wallet}`, limits.windowMs);
     const limit = Math.max(1, Math.floor(max * hit.share));
     if (hit.count > limit) {
-      throw new AppError('RATE_LIMITED', `Too many chat ${bucket}: limit is ${limit} per ${CHAT_LIMITS.windowMs / 1000} s per wallet`, {
+      throw new AppError('RATE_LIMITED', `Too many chat ${bucket}: limit is ${limit} per ${limits.windowMs / 1000} s per wallet`, {
         scope: `chat-${bucket}`,
         retryAfterSeconds: Math.max(1, Math.ceil(hit.resetMs / 1000)),
       });
@@ -77,7 +80,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     async send(caller, raw) {
       const wallet = writer(caller);
       const input = parseInput(sendInput, raw);
-      await throttle('messages', wallet, CHAT_LIMITS.messagesPerWindow);
+      await throttle('messages', wallet, limits.messagesPerWindow);
       const row = await db.prisma.chatMessage.create({ data: { room: input.room, author: wallet, text: input.text } });
       const message: ChatMessageView = { id: String(row.id), room: row.room, author: row.author, text: row.text, createdAt: row.createdAt.toISOString(), reactions: [] };
       await broadcast(row.room, { type: 'message', message });
@@ -88,7 +91,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     async react(caller, raw) {
       const wallet = writer(caller);
       const input = parseInput(reactInput, raw);
-      await throttle('reactions', wallet, CHAT_LIMITS.reactionsPerWindow);
+      await throttle('reactions', wallet, limits.reactionsPerWindow);
       const messageId = BigInt(input.messageId);
       const target = await db.prisma.chatMessage.findUnique({ where: { id: messageId }, select: { room: true } });
       if (!target) throw new AppError('NOT_FOUND', `No chat message ${input.messageId}`);
@@ -102,7 +105,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     async typing(caller, raw) {
       const wallet = writer(caller);
       const { room } = parseInput(roomInput, raw);
-      const hit = await store.hit(`chat:typing:${room}:${wallet}`, CHAT_LIMITS.typingDebounceMs);
+      const hit = await store.hit(`chat:typing:${room}:${wallet}`, limits.typingDebounceMs);
       const first = hit.count === 1;
       if (first) {
         const typing: TypingView = { room, user: wallet, at: new Date().toISOString() };
