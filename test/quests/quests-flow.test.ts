@@ -93,7 +93,7 @@ describe('quests over HTTP', () => {
     const perf = await rest(api.url, 'GET', `/quests/campaigns/platform/performance_daily/status?player=${player.address}`);
     expect(perf.body.status).toMatchObject({ questKey: 'daily-wins', progress: '0', target: '3', reason: 'incomplete' });
     const all = await rest(api.url, 'GET', '/quests/status', { token: player.accessToken });
-    expect(all.body.statuses.length).toBe(7);
+    expect(all.body.statuses.length).toBe(8);
     expect(all.body.statuses.find((s: { questKey: string }) => s.questKey === 'daily-bet')).toMatchObject({ claimed: true });
   });
 

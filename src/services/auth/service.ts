@@ -7,6 +7,7 @@ import { suiAddress } from '../../input/sui-address';
 import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
 import type { SignatureVerifier } from '../../providers/sui-signatures';
+import type { Hooks } from '../hooks';
 import { hashOpaqueToken, newOpaqueToken } from './opaque-tokens';
 import type { TokenService } from './tokens';
 
@@ -55,6 +56,8 @@ export interface AuthServiceDeps {
   /** Set once the zkLogin service is wired; without it zkLogin answers SERVICE_UNAVAILABLE. */
   zkLogin?: ZkLoginResolver;
   now?: () => Date;
+  /** Where successful logins are announced (`walletLoggedIn`), for the domains that react to them. */
+  hooks?: Pick<Hooks, 'emit'>;
 }
 
 // ── inputs: one set of rules for REST and GraphQL ──
@@ -163,6 +166,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
         return issue(tx, wallet, meta);
       });
       log.info({ wallet, method: 'wallet' }, 'login');
+      deps.hooks?.emit('walletLoggedIn', { wallet, at: now() });
       return body;
     },
 
@@ -175,6 +179,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
         return issue(tx, wallet, meta);
       });
       log.info({ wallet, method: 'zklogin' }, 'login');
+      deps.hooks?.emit('walletLoggedIn', { wallet, at: now() });
       return { ...body, address: wallet };
     },
 

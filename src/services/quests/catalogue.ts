@@ -17,14 +17,16 @@ export type TimePeriod = (typeof TIME_PERIODS)[number];
 export const QUEST_MODES = ['indexed', 'live'] as const;
 export type QuestMode = (typeof QUEST_MODES)[number];
 
-/** What a quest counts, over the event tables the indexer writes. */
+/** What a quest counts: over the event tables the indexer writes, or over the wallets' login days. */
 export type QuestEvaluator =
   | { kind: 'bets_placed'; coinType?: string }
   | { kind: 'bets_won'; coinType?: string }
   | { kind: 'wagered'; coinType: string }
   | { kind: 'daily_streak_claims' }
   | { kind: 'vip_level' }
-  | { kind: 'referrals' };
+  | { kind: 'referrals' }
+  /** Consecutive UTC days with a login, up to the last login of the period; a missed day starts over. */
+  | { kind: 'login_streak' };
 
 export interface QuestDefinition {
   key: string;
@@ -88,6 +90,7 @@ export const DEFAULT_CATALOGUE: Catalogue = [
       { key: 'weekly-bets', title: 'Twenty-five bets this week', description: 'Place 25 bets between Monday 00:00 UTC and the next Monday.', xpReward: 300, timePeriod: 'weekly', modes: BOTH_MODES, evaluator: { kind: 'bets_placed' }, target: 25n },
       { key: 'weekly-wager', title: 'Wager 100 SUI this week', description: 'Wager 100 SUI in total this week (Monday 00:00 UTC start).', xpReward: 500, timePeriod: 'weekly', modes: BOTH_MODES, evaluator: { kind: 'wagered', coinType: SUI }, target: 100n * ONE_SUI },
       { key: 'first-referral', title: 'Bring a friend', description: 'Earn your first referral reward.', xpReward: 200, timePeriod: 'once', modes: BOTH_MODES, evaluator: { kind: 'referrals' }, target: 1n },
+      { key: 'daily-login-streak', title: 'Log in three days running', description: 'Log in on three consecutive UTC days; a missed day starts the count over.', xpReward: 40, timePeriod: 'daily', modes: BOTH_MODES, evaluator: { kind: 'login_streak' }, target: 3n },
       { key: 'vip-level-5', title: 'Reach VIP level 5', description: 'Reach VIP level 5.', xpReward: 1000, timePeriod: 'once', modes: BOTH_MODES, evaluator: { kind: 'vip_level' }, target: 5n },
     ],
   },

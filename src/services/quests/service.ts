@@ -8,6 +8,7 @@ import { suiAddress } from '../../input/sui-address';
 import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
 import type { SharedStore } from '../../store';
+import type { Hooks } from '../hooks';
 import type { LeaderboardService } from '../leaderboards';
 import {
   DEFAULT_CATALOGUE,
@@ -25,9 +26,9 @@ import {
 } from './catalogue';
 import { recordClaim } from './claims';
 import { seedCampaigns } from './seed';
-import { kindOf, playerOf } from './evaluators';
 import { createQuestMetrics } from './metrics';
-import { liveProgress, readStored, refreshProgress, type ProgressKey } from './progress';
+import { liveProgress, readStored, type ProgressKey } from './progress';
+import { createProgressUpkeep } from './upkeep';
 
 export { QUEST_MODES, type QuestMode, type QuestLifecycle, type TimePeriod };
 
@@ -116,7 +117,7 @@ export interface QuestService {
   statusBatch(input: unknown, viewer: string | null, opts?: QueryOptions): Promise<QuestStatus[]>;
   performanceDaily(input: unknown, viewer: string | null, opts?: QueryOptions): Promise<QuestStatus>;
   claim(wallet: string, input: unknown): Promise<QuestClaimResult>;
-  /** The indexer's post-commit step: recomputes the progress the batch's events can move. Never throws. */
+  /** Recomputes the progress a committed batch of chain events can move (the `chainIndexed` subscriber); resolves once stored. Never throws. */
   afterIndexed(kind: KindKey, events: ReadonlyArray<{ timestampMs: number; data: unknown }>): Promise<void>;
   /** The per-wallet claim bucket (shared across replicas, REST and GraphQL alike). */
   readonly claimLimit: { max: number; windowMs: number };
@@ -136,6 +137,8 @@ export interface QuestServiceDeps {
   claimLimit?: { max: number; windowMs: number };
   /** How often lifecycle changes are looked for without traffic. Default 60 s; 0 disables. */
   lifecycleIntervalMs?: number;
+  /** Where progress upkeep subscribes (chain batches, logins); without it only `afterIndexed` calls move indexed progress. */
+  hooks?: Pick<Hooks, 'on'>;
 }
 
 const slug = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be 1–64 lowercase letters, digits, dashes or underscores');
@@ -189,6 +192,11 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
   const questsOf = new Map(catalogue.map((c) => [c.campaign.slug, new Map(c.quests.map((q) => [q.key, q]))]));
   const lifecycleSeen = new Map<string, QuestLifecycle>();
   let lifecycleTimer: NodeJS.Timeout | null = null;
+  const upkeep = createProgressUpkeep({ db: deps.db, catalogue, metrics, logger });
+  const unsubscribe = [
+    deps.hooks?.on('chainIndexed', ({ kind, events }) => upkeep.afterIndexed(kind, events)),
+    deps.hooks?.on('walletLoggedIn', ({ wallet, at }) => upkeep.afterLogin(wallet, at)),
+  ];
 
   function refuse(reason: string, code: ErrorCode, message: string, details?: Record<string, unknown>): never {
     metrics.refusals.inc({ reason });
@@ -370,6 +378,8 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
     async close() {
       if (lifecycleTimer) clearInterval(lifecycleTimer);
       lifecycleTimer = null;
+      unsubscribe.forEach((off) => off?.());
+      await upkeep.settled();
     },
     async list() {
       const campaigns = await allCampaigns();
@@ -485,29 +495,6 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
         stopTimer();
       }
     },
-    async afterIndexed(kind, events) {
-      const stopTimer = metrics.evaluation.startTimer({ operation: 'progress', mode: 'indexed' });
-      try {
-        for (const { campaign, quests } of catalogue) {
-          for (const quest of quests) {
-            if (kindOf(quest.evaluator) !== kind) continue;
-            const keys = new Map<string, ProgressKey>();
-            for (const e of events) {
-              const player = playerOf(quest.evaluator, e.data);
-              if (!player) continue;
-              const periodStart = periodStartOf(quest.timePeriod, new Date(e.timestampMs));
-              keys.set(`${player} ${periodStart.getTime()}`, { player, periodStart, periodEnd: periodEndOf(quest.timePeriod, periodStart) });
-            }
-            await refreshProgress(deps.db, { campaignSlug: campaign.slug, quest }, [...keys.values()]);
-          }
-        }
-        metrics.progressUpdates.inc({ outcome: 'ok' });
-      } catch (err) {
-        metrics.progressUpdates.inc({ outcome: 'failed' });
-        logger.warn({ err, kind }, 'quest progress update after an indexer commit failed; `npm run quests:rebuild -- --apply` repairs it');
-      } finally {
-        stopTimer();
-      }
-    },
+    afterIndexed: upkeep.afterIndexed,
   };
 }
