@@ -131,7 +131,8 @@ describe('quests over HTTP', () => {
     expect(text).toMatch(/quest_claim_refusals_total\{reason="duplicate"\} 2/);
     expect(text).toMatch(/quest_claim_refusals_total\{reason="incomplete"\} 1/);
     expect(text).toMatch(/quest_evaluation_duration_seconds_count\{operation="claim",mode="live"\} \d+/);
-    expect(text).toMatch(/quest_progress_updates_total\{outcome="ok"\} 1/);
+    // one upkeep pass for the login (daily-login-streak), one for the indexed bet
+    expect(text).toMatch(/quest_progress_updates_total\{outcome="ok"\} 2/);
     expect(JSON.stringify(api.logs.lines)).not.toContain(player.accessToken);
     expect(api.logs.lines.some((l) => l.msg === 'quest claimed' && l.questKey === 'daily-bet')).toBe(true);
   });

@@ -126,9 +126,11 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     return { accessToken: tokens.signAccess(wallet), refreshToken, tokenType: 'Bearer', expiresIn: tokens.accessTtlSeconds };
   }
 
-  /** A wallet's first login creates its profile; later ones find it. */
-  const ensureProfile = (tx: Pick<Db['prisma'], 'profile'>, wallet: string) =>
-    tx.profile.upsert({ where: { walletAddress: wallet }, create: { walletAddress: wallet }, update: {} });
+  /**
+   * A wallet's first login creates its profile; later ones find it. INSERT … ON CONFLICT DO NOTHING:
+   * Prisma's upsert reads then inserts, so parallel first logins could hit the unique index.
+   */
+  const ensureProfile = (tx: Pick<Db['prisma'], 'profile'>, wallet: string) => tx.profile.createMany({ data: [{ walletAddress: wallet }], skipDuplicates: true });
 
   return {
     async challenge(input) {
