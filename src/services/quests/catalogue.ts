@@ -1,3 +1,5 @@
+import { questMode, type QuestLifecycle, type QuestMode, type TimePeriod } from './model';
+
 /**
  * The quest catalogue: typed quest definitions grouped by campaign, and the UTC periods they run
  * in. Quest definitions live here (code, reviewed like code); campaign metadata (dates,
@@ -5,17 +7,6 @@
  * operators afterwards. Evaluators are declarative, so one SQL builder (quest-evaluators.ts)
  * serves status reads, progress upkeep, the rebuild and the claim.
  */
-
-export const TIME_PERIODS = ['once', 'daily', 'weekly'] as const;
-export type TimePeriod = (typeof TIME_PERIODS)[number];
-
-/**
- * How a status is computed. `indexed`: from `quest_progress`, kept current after each indexer
- * commit (one indexed lookup). `live`: recomputed from the event tables at request time (for
- * diagnosis: when the two disagree, the indexer's post-commit step is behind).
- */
-export const QUEST_MODES = ['indexed', 'live'] as const;
-export type QuestMode = (typeof QUEST_MODES)[number];
 
 /** What a quest counts: over the event tables the indexer writes, or over the wallets' login days. */
 export type QuestEvaluator =
@@ -68,7 +59,7 @@ export type Catalogue = readonly CatalogueCampaign[];
 
 const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI';
 const ONE_SUI = 1_000_000_000n;
-const BOTH_MODES = QUEST_MODES;
+const BOTH_MODES = questMode.options;
 
 /** The platform's own campaign: always active, claims handled here. */
 export const DEFAULT_CATALOGUE: Catalogue = [
@@ -123,8 +114,6 @@ export function questWindow(quest: QuestDefinition, campaign: { startAt: Date; e
   const endAt = quest.endAt && quest.endAt < campaign.endAt ? quest.endAt : campaign.endAt;
   return { startAt, endAt };
 }
-
-export type QuestLifecycle = 'active' | 'upcoming' | 'expired' | 'inactive';
 
 export function lifecycleOf(quest: QuestDefinition, campaign: { startAt: Date; endAt: Date }, now: Date): QuestLifecycle {
   if (quest.enabled === false) return 'inactive';

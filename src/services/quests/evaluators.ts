@@ -1,5 +1,6 @@
 import { tableOf, type KindKey } from '../../chain-events/kinds';
-import type { QuestEvaluator, TimePeriod } from './catalogue';
+import type { QuestEvaluator } from './catalogue';
+import type { TimePeriod } from './model';
 
 /**
  * Where an evaluator's facts come from, so what refreshes its stored progress: a chain event table

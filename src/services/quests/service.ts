@@ -12,7 +12,6 @@ import type { Hooks } from '../hooks';
 import type { LeaderboardService } from '../leaderboards';
 import {
   DEFAULT_CATALOGUE,
-  QUEST_MODES,
   lifecycleOf,
   periodEndOf,
   periodStartOf,
@@ -20,89 +19,18 @@ import {
   validateCatalogue,
   type Catalogue,
   type QuestDefinition,
-  type QuestLifecycle,
-  type QuestMode,
-  type TimePeriod,
 } from './catalogue';
+import { DEFAULT_QUEST_MODE, questMode, type CampaignView, type NotClaimableReason, type QuestClaimResult, type QuestLifecycle, type QuestMode, type QuestStatus, type QuestView } from './model';
 import { recordClaim } from './claims';
 import { seedCampaigns } from './seed';
 import { createQuestMetrics } from './metrics';
 import { liveProgress, readStored, type ProgressKey } from './progress';
 import { createProgressUpkeep } from './upkeep';
 
-export { QUEST_MODES, type QuestMode, type QuestLifecycle, type TimePeriod };
-
 /** Most checks one batch status request may carry. */
 export const MAX_STATUS_CHECKS = 50;
 /** How stale a campaign row a status read may use (operators edit campaigns in the database; the catalogue's own cache hint is 10 s). */
 const CAMPAIGN_READ_TTL_MS = 5_000;
-
-export interface QuestView {
-  key: string;
-  title: string;
-  description: string;
-  xpReward: number;
-  timePeriod: TimePeriod;
-  modes: QuestMode[];
-  /** Progress needed, as a decimal string (a count, base units or a level). */
-  target: string;
-  lifecycle: QuestLifecycle;
-  performanceDaily: boolean;
-  /** The quest's window inside its campaign (ISO, end exclusive). */
-  startAt: string;
-  endAt: string;
-  /** The period running now (ISO, end exclusive). */
-  periodStart: string;
-  periodEnd: string;
-}
-
-export interface CampaignView {
-  slug: string;
-  type: string;
-  name: string | null;
-  title: string | null;
-  description: string | null;
-  copyText: string | null;
-  startAt: string;
-  endAt: string;
-  managesClaims: boolean;
-  quests: QuestView[];
-}
-
-export type NotClaimableReason = 'inactive' | 'upcoming' | 'expired' | 'claimed' | 'incomplete' | 'managed_by_partner';
-
-export interface QuestStatus {
-  campaignSlug: string;
-  questKey: string;
-  mode: QuestMode;
-  player: string;
-  timePeriod: TimePeriod;
-  periodStart: string;
-  periodEnd: string;
-  lifecycle: QuestLifecycle;
-  progress: string;
-  target: string;
-  completed: boolean;
-  claimed: boolean;
-  claimedAt: string | null;
-  claimable: boolean;
-  /** Why the quest cannot be claimed now; null when it can. */
-  reason: NotClaimableReason | null;
-  xpReward: number;
-}
-
-export interface QuestClaimResult {
-  campaignSlug: string;
-  questKey: string;
-  player: string;
-  timePeriod: TimePeriod;
-  periodStart: string;
-  xpReward: number;
-  txHash: string | null;
-  claimedAt: string;
-  /** The player's XP board total after the claim (decimal string). */
-  totalXp: string;
-}
 
 export interface QuestService {
   /** Seeds the default catalogue when no campaign exists, logs the lifecycle states, starts the lifecycle watch. */
@@ -144,7 +72,7 @@ export interface QuestServiceDeps {
 const slug = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be 1–64 lowercase letters, digits, dashes or underscores');
 const questKey = slug;
 const address = suiAddress();
-const mode = z.enum(QUEST_MODES).default('indexed');
+const mode = questMode.default(DEFAULT_QUEST_MODE);
 const playerInput = z.object({ player: address.optional() });
 const statusInput = z.object({ campaignSlug: slug, mode, questKey, player: address.optional() });
 /** The batch status request's body (the campaign comes from the path). */
