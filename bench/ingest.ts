@@ -23,6 +23,7 @@ import { createIndexer } from '../src/indexer/runner';
 import { createEventSource, type ChainEvent } from '../src/indexer/sources';
 import { eventTypeOf } from '../src/indexer/kinds';
 import { createLeaderboardService } from '../src/services/leaderboards/service';
+import { createHooks } from '../src/services/hooks';
 import { createMemoryStore } from '../src/store';
 import { startSuiChainFixture, type SuiChainFixture } from '../test/fixtures/sui-chain/index';
 import { startChainProcess, type ChainProcess } from './chain-server';
@@ -163,7 +164,7 @@ async function endToEnd(t: Target, chain: ChainEndpoint, total: number): Promise
     logger,
     registry: new Registry(),
     leaderboards: { invalidate: async () => undefined },
-    activity: { publish: async () => undefined },
+    hooks: createHooks(logger),
   });
   await indexer.start();
   for (;;) {

@@ -11,7 +11,7 @@ export interface IndexerRoleDeps {
   db: Db;
   logger: Logger;
   registry: Registry;
-  services: Pick<Services, 'leaderboards' | 'activity' | 'quests'>;
+  services: Pick<Services, 'leaderboards' | 'hooks'>;
   store: SharedStore;
   shutdown: Array<() => Promise<void>>;
 }
@@ -41,8 +41,7 @@ export async function startIndexerRole(deps: IndexerRoleDeps): Promise<void> {
     logger,
     registry: deps.registry,
     leaderboards: deps.services.leaderboards,
-    activity: deps.services.activity,
-    quests: deps.services.quests,
+    hooks: deps.services.hooks,
     statusStore: deps.store,
     progressStream: process.stdout,
   });

@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { INDEXER_STATUS_KEY, type IndexerMode, type IndexerStatus } from '../chain-events/indexer-status.js';
-import type { BetResult } from '../chain-events/kinds.js';
 import type { Db, Lease } from '../db/client.js';
-import type { ActivityService } from '../services/activity';
-import type { QuestService } from '../services/quests';
+import type { Hooks } from '../services/hooks';
 import type { LeaderboardService } from '../services/leaderboards';
 import type { SharedStore } from '../store/index.js';
 import { backoffDelay, sleep } from './backoff.js';
@@ -37,9 +35,8 @@ export interface IndexerDeps {
   /** The process's Prometheus registry (served at /metrics). */
   registry: Registry;
   leaderboards: Pick<LeaderboardService, 'invalidate'>;
-  activity: Pick<ActivityService, 'publish'>;
-  /** Post-commit quest progress upkeep (keeps `quest_progress` current; it never throws). */
-  quests?: Pick<QuestService, 'afterIndexed'>;
+  /** Where committed batches are announced (`chainIndexed`): domains' follow-ups (quest progress, the activity feed) subscribe there. */
+  hooks: Pick<Hooks, 'emit'>;
   /** Where the leader publishes its status for the operator query (every replica reads it). */
   statusStore?: Pick<SharedStore, 'set' | 'del'>;
   /** Terminal for the backfill progress bar (a log line every few seconds when not a TTY). */
@@ -50,8 +47,6 @@ export interface IndexerDeps {
   statusIntervalMs?: number;
   /** How often the chain tip is read (for lag in checkpoints and the ETA). Default 5 000 ms. */
   tipIntervalMs?: number;
-  /** Bet results broadcast per batch at most (only batches that are news: IndexerState.isNews). Default 20. */
-  activityPerBatch?: number;
   /** Test seams. */
   source?: EventSource;
   tipReader?: TipReader;
@@ -119,18 +114,6 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     return stored?.cursor ?? null;
   }
 
-  function broadcastBets(batch: Batch<KindKey, unknown>): void {
-    const limit = deps.activityPerBatch ?? 20;
-    for (const e of batch.events.slice(-limit)) {
-      const bet = e.data as BetResult;
-      const coin = bet.coinType.split('::').at(-1);
-      const summary = bet.won ? `won ${bet.payout} ${coin} on game ${bet.gameId}` : `bet ${bet.stake} ${coin} on game ${bet.gameId}`;
-      deps.activity
-        .publish({ kind: 'bet_result', player: bet.player, summary, at: new Date(e.timestampMs) })
-        .catch((err: unknown) => logger.warn({ err }, 'activity publish failed'));
-    }
-  }
-
   async function commit(batch: Batch<KindKey, unknown>, term: AbortSignal): Promise<void> {
     // Leadership ended while this page was read: write nothing; the next leader re-reads it from the cursor.
     if (term.aborted) return;
@@ -149,9 +132,9 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     state.committed(batch.kind, inserted, last && { checkpoint: last.checkpoint, timestampMs: last.timestampMs });
     if (inserted === 0) return;
     invalidate.request();
-    await deps.quests?.afterIndexed(batch.kind, batch.events);
-    // Replayed rows (inserted < events) are not news; neither is a backfill.
-    if (batch.kind === 'bet_result_event' && inserted === batch.events.length && state.isNews(batch.kind, last?.checkpoint ?? null)) broadcastBets(batch);
+    // Replayed rows (inserted < events) are not news; neither is a backfill. Subscribers run later, off this path.
+    const news = inserted === batch.events.length && state.isNews(batch.kind, last?.checkpoint ?? null);
+    deps.hooks.emit('chainIndexed', { kind: batch.kind, events: batch.events, news });
   }
 
   async function follow(kind: AnyEventKind, startCursor: string | null, term: AbortSignal): Promise<void> {

@@ -5,7 +5,24 @@ import { walletOf } from '../edge/authorize';
 import { cacheControl } from '../graphql/cache-policy';
 import { CACHE_HINTS } from '../graphql/response-cache';
 import type { Services } from '../services';
-import type { CampaignView, NotClaimableReason, QuestClaimResult, QuestLifecycle, QuestMode, QuestStatus as QuestStatusView, QuestView, TimePeriod } from '../services/quests';
+import {
+  DEFAULT_QUEST_MODE,
+  TIME_PERIODS_TEXT,
+  notClaimableReason,
+  questLifecycle,
+  questMode,
+  valuesText,
+  type CampaignView,
+  type NotClaimableReason,
+  type QuestClaimResult,
+  type QuestLifecycle,
+  type QuestMode,
+  type QuestStatus as QuestStatusView,
+  type QuestView,
+  type TimePeriod,
+} from '../services/quests';
+
+// The enum-valued fields stay String (an enum type would change the schema clients hold); the model lists their values.
 
 @ObjectType({ description: 'A quest of a campaign, with its lifecycle and the period running now', simpleResolvers: true })
 class Quest implements QuestView {
@@ -13,10 +30,10 @@ class Quest implements QuestView {
   @Field(() => String) title!: string;
   @Field(() => String) description!: string;
   @Field(() => Int) xpReward!: number;
-  @Field(() => String, { description: 'once | daily (00:00 UTC) | weekly (Monday 00:00 UTC)' }) timePeriod!: TimePeriod;
-  @Field(() => [String], { description: 'Status modes: indexed | live' }) modes!: QuestMode[];
+  @Field(() => String, { description: TIME_PERIODS_TEXT }) timePeriod!: TimePeriod;
+  @Field(() => [String], { description: `Status modes: ${valuesText(questMode)}` }) modes!: QuestMode[];
   @Field(() => String, { description: 'Progress needed, decimal string' }) target!: string;
-  @Field(() => String, { description: 'active | upcoming | expired | inactive' }) lifecycle!: QuestLifecycle;
+  @Field(() => String, { description: valuesText(questLifecycle) }) lifecycle!: QuestLifecycle;
   @Field(() => Boolean) performanceDaily!: boolean;
   @Field(() => String, { description: 'ISO 8601' }) startAt!: string;
   @Field(() => String, { description: 'ISO 8601, exclusive' }) endAt!: string;
@@ -57,7 +74,7 @@ class QuestStatus implements QuestStatusView {
   @Field(() => Boolean) claimed!: boolean;
   @Field(() => String, { nullable: true }) claimedAt!: string | null;
   @Field(() => Boolean) claimable!: boolean;
-  @Field(() => String, { nullable: true, description: 'inactive | upcoming | expired | claimed | incomplete | managed_by_partner; null when claimable' })
+  @Field(() => String, { nullable: true, description: `${valuesText(notClaimableReason)}; null when claimable` })
   reason!: NotClaimableReason | null;
   @Field(() => Int) xpReward!: number;
 }
@@ -78,7 +95,7 @@ class QuestClaim implements QuestClaimResult {
 @InputType({ description: 'One check of a batch status request' })
 class QuestCheckInput {
   @Field(() => String) questKey!: string;
-  @Field(() => String, { nullable: true, description: 'indexed (default) | live' }) mode?: string | null;
+  @Field(() => String, { nullable: true, description: valuesText(questMode, DEFAULT_QUEST_MODE) }) mode?: string | null;
   @Field(() => String, { nullable: true, description: "Default: the access token's wallet" }) player?: string | null;
 }
 
@@ -99,7 +116,7 @@ export class QuestsResolver {
     return this.services.quests.defaultStatus({ player: orUndefined(player) }, ctx.auth?.wallet ?? null, { signal: ctx.signal });
   }
 
-  @Query(() => QuestStatus, { description: 'Status of one quest (mode: indexed | live)' })
+  @Query(() => QuestStatus, { description: `Status of one quest (mode: ${valuesText(questMode)})` })
   questStatus(
     @Arg('campaignSlug', () => String) campaignSlug: string,
     @Arg('questKey', () => String) questKey: string,

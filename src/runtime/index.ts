@@ -43,6 +43,8 @@ export interface RuntimeOverrides {
   responseCache?: SharedKeyValueCache;
   /** The blog process's command and supervision policy. */
   blog?: Pick<BlogRoleOptions, 'command' | 'policy'>;
+  /** Test seam: the services' clock (auth, quests). */
+  now?: () => Date;
   /** A supervised part gave up for good (blog crash loop). Default: logged only. */
   onFatal?: (err: Error) => void;
 }
@@ -126,7 +128,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   const db = overrides.db ?? (await createDb({ databaseUrl: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir, logger, statementTimeoutMs: config.databaseStatementTimeoutMs }));
   if (!overrides.db) shutdown.add('db', 'database', () => db.close());
   const pubSub = createPubSub(store, { logger });
-  const services = await createServices({ config, logger, db, store, pubSub, version: overrides.version ?? VERSION, leaderboardCacheTtlMs: overrides.leaderboardCacheTtlMs, registry: metrics.registry });
+  const services = await createServices({ config, logger, db, store, pubSub, version: overrides.version ?? VERSION, leaderboardCacheTtlMs: overrides.leaderboardCacheTtlMs, registry: metrics.registry, now: overrides.now });
   shutdown.add('roles', 'quest lifecycle watch', () => services.quests.close());
   shutdown.add('roles', 'chat relay and presence', async () => void (await Promise.all([services.chat.close(), services.presence.close()])));
   // First boot: an empty quest catalogue is seeded before the API answers (GET /api/quests/list shows it at once).

@@ -12,7 +12,8 @@ import { createGiftService, type GiftService } from './gifts';
 import { createJobRunArchiveService, type JobRunArchiveService } from './ops';
 import { createJobRunsService, type JobRunsService } from './ops';
 import { createPriceService, type PriceService } from './prices';
-import { createActivityService, type ActivityService } from './activity';
+import { broadcastBetResults, createActivityService, type ActivityService } from './activity';
+import { createHooks, type Hooks } from './hooks';
 import { createFanout } from '../store/fanout';
 import { createChatPlatformRelay } from '../providers/chat-platform';
 import { createChatService, type ChatService } from './chat';
@@ -72,6 +73,8 @@ export interface Services {
   jobRunArchive: JobRunArchiveService;
   /** Who is the operator (OPERATOR_TOKEN), for every transport. */
   operator: OperatorPolicy;
+  /** Domain events (chainIndexed, walletLoggedIn): emitters never wait for the domains subscribed. */
+  hooks: Hooks;
   /** Generations of cached reads (response cache keys, local read caches), bumped by the indexer and the price poll. */
   readCache: ReadCacheService;
 }
@@ -87,6 +90,8 @@ export interface ServiceDeps {
   leaderboardCacheTtlMs?: number;
   /** The process's metrics registry (/metrics) for services that report series (quests). */
   registry?: Registry;
+  /** Test seam: the clock of the services that read one (auth, quests). */
+  now?: () => Date;
 }
 
 export async function createServices(deps: ServiceDeps): Promise<Services> {
@@ -109,19 +114,23 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   });
   registerGiveawaySettle(chainWriter);
   registerSubnameIssuance(chainWriter);
+  const hooks = createHooks(deps.logger);
+  const activity = createActivityService(deps.pubSub);
+  broadcastBetResults(hooks, activity, deps.logger);
   const zklogin = createZkLoginService({ db: deps.db, config: config.auth.zkLogin, logger: deps.logger });
   return {
     system: createSystemService({ network: deps.config.network, version: deps.version }),
     readiness: createReadinessService({ db: deps.db, store: deps.store }),
     tokens,
     zklogin,
-    auth: createAuthService({ db: deps.db, tokens, config: config.auth, signatures, logger: deps.logger, zkLogin: zklogin }),
-    activity: createActivityService(deps.pubSub),
+    auth: createAuthService({ db: deps.db, tokens, config: config.auth, signatures, logger: deps.logger, zkLogin: zklogin, hooks, now: deps.now }),
+    activity,
+    hooks,
     chat: createChatService({ db: deps.db, store: deps.store, fanout, logger: deps.logger, relay: chatRelay, limits: config.chat }),
     presence: createPresenceService({ store: deps.store, fanout, logger: deps.logger }),
     blog: createBlogService({ webhookSecret: deps.config.blog.webhookSecret, logger: deps.logger, readCache }),
     leaderboards,
-    quests: createQuestService({ db: deps.db, store: deps.store, logger: deps.logger, leaderboards, registry: deps.registry, claimLimit: config.quests.claimRateLimit }),
+    quests: createQuestService({ db: deps.db, store: deps.store, logger: deps.logger, leaderboards, registry: deps.registry, claimLimit: config.quests.claimRateLimit, hooks, now: deps.now }),
     indexerStatus: createIndexerStatusService({ db: deps.db, store: deps.store }),
     analytics: createAnalyticsService({
       db: deps.db,

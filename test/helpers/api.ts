@@ -36,6 +36,8 @@ export interface StartApiOptions {
   db?: Db;
   /** Roles this API runs (default: api only); e.g. ['api', 'jobs'] to run the scheduled jobs too. */
   roles?: Role[];
+  /** A fake clock for the services that read one (auth, quests). */
+  now?: () => Date;
 }
 
 /** What mainnet refuses to start without (src/config MAINNET_REQUIRED); a test's own values win. */
@@ -77,6 +79,7 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
       listen: { port: 0, host: opts.host ?? '127.0.0.1' },
       caps: opts.caps,
       extraRoutes: opts.extraRoutes,
+      now: opts.now,
     });
   } catch (err) {
     await ownDb?.cleanup();

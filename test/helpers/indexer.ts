@@ -5,6 +5,8 @@ import type { SuiChainFixture } from '../fixtures/sui-chain/index.js';
 import type { Db } from '../../src/db/client.js';
 import { KIND_LIST, eventTypeOf } from '../../src/indexer/kinds.js';
 import { createIndexer, type Indexer, type IndexerDeps } from '../../src/indexer/runner.js';
+import { broadcastBetResults } from '../../src/services/activity';
+import { createHooks, type Hooks } from '../../src/services/hooks';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -72,11 +74,14 @@ export interface InProcessIndexer {
 }
 
 /** A real indexer in this process against the fixture chain (no leaderboard service: counts invalidations). */
-export function inProcessIndexer(db: Db, chain: SuiChainFixture, overrides: Partial<IndexerDeps> & { transport?: 'graphql' | 'grpc'; pageSize?: number } = {}): InProcessIndexer {
+export function inProcessIndexer(db: Db, chain: SuiChainFixture, overrides: Partial<Omit<IndexerDeps, 'hooks'>> & { hooks?: Hooks; transport?: 'graphql' | 'grpc'; pageSize?: number } = {}): InProcessIndexer {
   const registry = new Registry();
   let invalidations = 0;
   const published: InProcessIndexer['published'] = [];
   const transport = overrides.transport ?? 'graphql';
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const hooks = overrides.hooks ?? createHooks(logger);
+  broadcastBetResults(hooks, { publish: async (e) => void published.push(e) }, logger);
   const indexer = createIndexer({
     config: {
       packageId: chain.packageId,
@@ -86,10 +91,10 @@ export function inProcessIndexer(db: Db, chain: SuiChainFixture, overrides: Part
       pageSize: overrides.pageSize,
     },
     db,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger,
     registry,
     leaderboards: { invalidate: async () => void invalidations++ },
-    activity: { publish: async (e) => void published.push(e) },
+    hooks,
     leaderRetryMs: 200,
     statusIntervalMs: 200,
     tipIntervalMs: 500,

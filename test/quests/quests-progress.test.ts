@@ -9,6 +9,7 @@ import { caughtUp, inProcessIndexer, waitUntil } from '../helpers/indexer.js';
 import { createDb, type Db } from '../../src/db/client.js';
 import { diffLeaderboards } from '../../src/indexer/rebuild.js';
 import { createLeaderboardService } from '../../src/services/leaderboards/service.js';
+import { createHooks } from '../../src/services/hooks.js';
 import { DEFAULT_CATALOGUE } from '../../src/services/quests/catalogue.js';
 import { diffProgress } from '../../src/services/quests/progress.js';
 import { createQuestService } from '../../src/services/quests/service.js';
@@ -58,12 +59,15 @@ describe('quest progress kept by the indexer', () => {
     await withDb(async (db) => {
       const store = await createSharedStore({ cacheStore: 'memory', logger: testLogger });
       let clock = new Date();
-      const quests = createQuestService({ db, store, logger: testLogger, leaderboards: await createLeaderboardService({ db, store }), now: () => clock, lifecycleIntervalMs: 0 });
+      const hooks = createHooks(testLogger);
+      const quests = createQuestService({ db, store, logger: testLogger, leaderboards: await createLeaderboardService({ db, store }), now: () => clock, lifecycleIntervalMs: 0, hooks });
       await quests.start();
-      const run = inProcessIndexer(db, chain, { quests });
+      const run = inProcessIndexer(db, chain, { hooks });
       await run.indexer.start();
       await waitUntil(() => caughtUp(db, chain), 60_000, 'the backfill');
       await run.indexer.stop();
+      // The upkeep runs off the indexer's commit path (a chainIndexed subscriber): wait until it has caught up too.
+      await waitUntil(async () => (await diffProgress(db, DEFAULT_CATALOGUE)).length === 0, 30_000, 'quest progress upkeep');
 
       const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM quest_progress');
       expect(n).toBeGreaterThan(0);

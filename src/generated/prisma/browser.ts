@@ -33,6 +33,11 @@ export type QuestClaim = Prisma.QuestClaimModel
  */
 export type QuestProgress = Prisma.QuestProgressModel
 /**
+ * Model LoginDay
+ * One row per wallet and UTC day with a successful login: the source of the daily-login-streak quest.
+ */
+export type LoginDay = Prisma.LoginDayModel
+/**
  * Model ZkLoginAccount
  * 
  */

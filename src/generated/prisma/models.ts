@@ -11,6 +11,7 @@
 export type * from './models/Campaign'
 export type * from './models/QuestClaim'
 export type * from './models/QuestProgress'
+export type * from './models/LoginDay'
 export type * from './models/ZkLoginAccount'
 export type * from './models/Profile'
 export type * from './models/SocialLink'

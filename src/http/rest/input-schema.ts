@@ -16,3 +16,39 @@ export function documentedBody(schema: z.ZodType): Record<string, unknown> {
  * accept what GraphQL refuses. The route's schemas still document it and shape its responses.
  */
 export const judgedByService = { validatorCompiler: () => () => true } as const;
+
+type JsonNode = Record<string, unknown>;
+const SAFE_INT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Rewrites zod's JSON schema into the shapes the OpenAPI document has used since before the
+ * domain models (so the document only grows): `type: [T, 'null']` instead of `anyOf` with null,
+ * no `additionalProperties: false` on replies, no regex beside `format: date-time`, no safe-integer bounds.
+ */
+function documentShape(node: JsonNode): JsonNode {
+  const out: JsonNode = { ...node };
+  if (out.additionalProperties === false) delete out.additionalProperties;
+  if (out.format === 'date-time') delete out.pattern;
+  if (out.type === 'integer' && out.minimum === -SAFE_INT && out.maximum === SAFE_INT) {
+    delete out.minimum;
+    delete out.maximum;
+  }
+  if (out.items) out.items = documentShape(out.items as JsonNode);
+  if (out.properties) out.properties = Object.fromEntries(Object.entries(out.properties as Record<string, JsonNode>).map(([k, v]) => [k, documentShape(v)]));
+  const anyOf = out.anyOf as JsonNode[] | undefined;
+  if (anyOf?.length === 2 && anyOf.some((n) => n.type === 'null')) {
+    const value = documentShape(anyOf.find((n) => n.type !== 'null')!);
+    if (typeof value.type === 'string') {
+      delete out.anyOf;
+      return { ...value, type: [value.type, 'null'], ...(Array.isArray(value.enum) ? { enum: [...value.enum, null] } : {}), ...out };
+    }
+  }
+  const { type, required, properties, ...rest } = out;
+  return { ...(type !== undefined ? { type } : {}), ...(required ? { required } : {}), ...(properties ? { properties } : {}), ...rest };
+}
+
+/** The JSON schema (for the OpenAPI document and the reply serializer) of a domain model's output. */
+export function documentedReply(schema: z.ZodType, $id?: string): Record<string, unknown> {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'any' }) as JsonNode;
+  return { ...($id ? { $id } : {}), ...documentShape(json) };
+}

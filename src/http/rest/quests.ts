@@ -2,85 +2,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError, type ErrorCode } from '../../errors';
 import { requestSignal } from '../../graphql/context';
 import type { Services } from '../../services';
-import { claimBody, MAX_STATUS_CHECKS, QUEST_MODES, statusBatchBody } from '../../services/quests';
+import { campaignView, claimBody, MAX_STATUS_CHECKS, questClaimResult, questMode, questStatus, statusBatchBody } from '../../services/quests';
 import { walletOf } from '../../edge/authorize';
-import { documentedBody, judgedByService } from './input-schema';
+import { documentedBody, documentedReply, judgedByService } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
 const QUEST_STATUS_ID = 'QuestStatus';
 const CAMPAIGN_ID = 'QuestCampaign';
 
-const iso = { type: 'string', format: 'date-time' } as const;
-const decimal = { type: 'string', pattern: '^\\d+$' } as const;
-const period = { type: 'string', enum: ['once', 'daily', 'weekly'] } as const;
-const lifecycle = { type: 'string', enum: ['active', 'upcoming', 'expired', 'inactive'] } as const;
-
-const questStatusSchema = {
-  $id: QUEST_STATUS_ID,
-  type: 'object',
-  required: ['campaignSlug', 'questKey', 'mode', 'player', 'timePeriod', 'periodStart', 'periodEnd', 'lifecycle', 'progress', 'target', 'completed', 'claimed', 'claimedAt', 'claimable', 'reason', 'xpReward'],
-  properties: {
-    campaignSlug: { type: 'string' },
-    questKey: { type: 'string' },
-    mode: { type: 'string', enum: [...QUEST_MODES] },
-    player: { type: 'string' },
-    timePeriod: period,
-    periodStart: { ...iso, description: 'UTC start of the current period (days 00:00 UTC, weeks Monday 00:00 UTC, one-off quests the epoch)' },
-    periodEnd: { ...iso, description: 'Exclusive end of the period' },
-    lifecycle,
-    progress: { ...decimal, description: 'Count, base units (wagered) or level, as a decimal string' },
-    target: decimal,
-    completed: { type: 'boolean' },
-    claimed: { type: 'boolean' },
-    claimedAt: { type: ['string', 'null'], format: 'date-time' },
-    claimable: { type: 'boolean' },
-    reason: {
-      type: ['string', 'null'],
-      enum: ['inactive', 'upcoming', 'expired', 'claimed', 'incomplete', 'managed_by_partner', null],
-      description: 'Why the quest cannot be claimed now; null when it can',
-    },
-    xpReward: { type: 'integer' },
-  },
-} as const;
-
-const campaignSchema = {
-  $id: CAMPAIGN_ID,
-  type: 'object',
-  required: ['slug', 'type', 'name', 'title', 'description', 'copyText', 'startAt', 'endAt', 'managesClaims', 'quests'],
-  properties: {
-    slug: { type: 'string' },
-    type: { type: 'string' },
-    name: { type: ['string', 'null'] },
-    title: { type: ['string', 'null'] },
-    description: { type: ['string', 'null'] },
-    copyText: { type: ['string', 'null'] },
-    startAt: iso,
-    endAt: iso,
-    managesClaims: { type: 'boolean', description: 'true: statuses only; claims are made with the partner (FORBIDDEN here)' },
-    quests: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['key', 'title', 'description', 'xpReward', 'timePeriod', 'modes', 'target', 'lifecycle', 'performanceDaily', 'startAt', 'endAt', 'periodStart', 'periodEnd'],
-        properties: {
-          key: { type: 'string' },
-          title: { type: 'string' },
-          description: { type: 'string' },
-          xpReward: { type: 'integer' },
-          timePeriod: period,
-          modes: { type: 'array', items: { type: 'string', enum: [...QUEST_MODES] } },
-          target: decimal,
-          lifecycle,
-          performanceDaily: { type: 'boolean' },
-          startAt: iso,
-          endAt: iso,
-          periodStart: iso,
-          periodEnd: iso,
-        },
-      },
-    },
-  },
-} as const;
+const questStatusSchema = documentedReply(questStatus, QUEST_STATUS_ID);
+const campaignSchema = documentedReply(campaignView, CAMPAIGN_ID);
+const modeParam = documentedReply(questMode);
 
 const slugParam = { type: 'string', description: 'Campaign slug (the default catalogue has `platform`)' } as const;
 const playerQuery = {
@@ -179,7 +111,7 @@ export async function questRoutes(app: FastifyInstance, services: Services): Pro
         operationId: 'questsStatus',
         summary: 'Status of one quest',
         description: '`mode`: `indexed` reads the progress kept after each indexer commit (one lookup); `live` recomputes it from the event tables.',
-        params: { type: 'object', required: ['slug', 'mode', 'questKey'], properties: { slug: slugParam, mode: { type: 'string', enum: [...QUEST_MODES] }, questKey: { type: 'string' } } },
+        params: { type: 'object', required: ['slug', 'mode', 'questKey'], properties: { slug: slugParam, mode: modeParam, questKey: { type: 'string' } } },
         querystring: playerQuery,
         response: { 200: statusReply, ...errorResponses(READ_ERRORS) },
       },
@@ -228,21 +160,7 @@ export async function questRoutes(app: FastifyInstance, services: Services): Pro
             type: 'object',
             required: ['claim'],
             properties: {
-              claim: {
-                type: 'object',
-                required: ['campaignSlug', 'questKey', 'player', 'timePeriod', 'periodStart', 'xpReward', 'txHash', 'claimedAt', 'totalXp'],
-                properties: {
-                  campaignSlug: { type: 'string' },
-                  questKey: { type: 'string' },
-                  player: { type: 'string' },
-                  timePeriod: period,
-                  periodStart: iso,
-                  xpReward: { type: 'integer' },
-                  txHash: { type: ['string', 'null'] },
-                  claimedAt: iso,
-                  totalXp: { ...decimal, description: "The player's XP leaderboard total after the claim" },
-                },
-              },
+              claim: documentedReply(questClaimResult),
             },
           },
           ...errorResponses(CLAIM_ERRORS),

@@ -1,1 +1,2 @@
+export * from './bets';
 export * from './service';

@@ -7,6 +7,7 @@ import { suiAddress } from '../../input/sui-address';
 import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
 import type { SignatureVerifier } from '../../providers/sui-signatures';
+import type { Hooks } from '../hooks';
 import { hashOpaqueToken, newOpaqueToken } from './opaque-tokens';
 import type { TokenService } from './tokens';
 
@@ -55,6 +56,8 @@ export interface AuthServiceDeps {
   /** Set once the zkLogin service is wired; without it zkLogin answers SERVICE_UNAVAILABLE. */
   zkLogin?: ZkLoginResolver;
   now?: () => Date;
+  /** Where successful logins are announced (`walletLoggedIn`), for the domains that react to them. */
+  hooks?: Pick<Hooks, 'emit'>;
 }
 
 // ── inputs: one set of rules for REST and GraphQL ──
@@ -125,9 +128,11 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     return { accessToken: tokens.signAccess(wallet), refreshToken, tokenType: 'Bearer', expiresIn: tokens.accessTtlSeconds };
   }
 
-  /** A wallet's first login creates its profile; later ones find it. */
-  const ensureProfile = (tx: Pick<Db['prisma'], 'profile'>, wallet: string) =>
-    tx.profile.upsert({ where: { walletAddress: wallet }, create: { walletAddress: wallet }, update: {} });
+  /**
+   * A wallet's first login creates its profile; later ones find it. INSERT … ON CONFLICT DO NOTHING:
+   * Prisma's upsert reads then inserts, so parallel first logins could hit the unique index.
+   */
+  const ensureProfile = (tx: Pick<Db['prisma'], 'profile'>, wallet: string) => tx.profile.createMany({ data: [{ walletAddress: wallet }], skipDuplicates: true });
 
   return {
     async challenge(input) {
@@ -165,6 +170,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
         return issue(tx, wallet, meta);
       });
       log.info({ wallet, method: 'wallet' }, 'login');
+      deps.hooks?.emit('walletLoggedIn', { wallet, at: now() });
       return body;
     },
 
@@ -177,6 +183,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
         return issue(tx, wallet, meta);
       });
       log.info({ wallet, method: 'zklogin' }, 'login');
+      deps.hooks?.emit('walletLoggedIn', { wallet, at: now() });
       return { ...body, address: wallet };
     },
 

@@ -1,3 +1,5 @@
+import { questMode, type QuestLifecycle, type QuestMode, type TimePeriod } from './model';
+
 /**
  * The quest catalogue: typed quest definitions grouped by campaign, and the UTC periods they run
  * in. Quest definitions live here (code, reviewed like code); campaign metadata (dates,
@@ -6,25 +8,16 @@
  * serves status reads, progress upkeep, the rebuild and the claim.
  */
 
-export const TIME_PERIODS = ['once', 'daily', 'weekly'] as const;
-export type TimePeriod = (typeof TIME_PERIODS)[number];
-
-/**
- * How a status is computed. `indexed`: from `quest_progress`, kept current after each indexer
- * commit (one indexed lookup). `live`: recomputed from the event tables at request time (for
- * diagnosis: when the two disagree, the indexer's post-commit step is behind).
- */
-export const QUEST_MODES = ['indexed', 'live'] as const;
-export type QuestMode = (typeof QUEST_MODES)[number];
-
-/** What a quest counts, over the event tables the indexer writes. */
+/** What a quest counts: over the event tables the indexer writes, or over the wallets' login days. */
 export type QuestEvaluator =
   | { kind: 'bets_placed'; coinType?: string }
   | { kind: 'bets_won'; coinType?: string }
   | { kind: 'wagered'; coinType: string }
   | { kind: 'daily_streak_claims' }
   | { kind: 'vip_level' }
-  | { kind: 'referrals' };
+  | { kind: 'referrals' }
+  /** Consecutive UTC days with a login, up to the last login of the period; a missed day starts over. */
+  | { kind: 'login_streak' };
 
 export interface QuestDefinition {
   key: string;
@@ -66,7 +59,7 @@ export type Catalogue = readonly CatalogueCampaign[];
 
 const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI';
 const ONE_SUI = 1_000_000_000n;
-const BOTH_MODES = QUEST_MODES;
+const BOTH_MODES = questMode.options;
 
 /** The platform's own campaign: always active, claims handled here. */
 export const DEFAULT_CATALOGUE: Catalogue = [
@@ -88,6 +81,7 @@ export const DEFAULT_CATALOGUE: Catalogue = [
       { key: 'weekly-bets', title: 'Twenty-five bets this week', description: 'Place 25 bets between Monday 00:00 UTC and the next Monday.', xpReward: 300, timePeriod: 'weekly', modes: BOTH_MODES, evaluator: { kind: 'bets_placed' }, target: 25n },
       { key: 'weekly-wager', title: 'Wager 100 SUI this week', description: 'Wager 100 SUI in total this week (Monday 00:00 UTC start).', xpReward: 500, timePeriod: 'weekly', modes: BOTH_MODES, evaluator: { kind: 'wagered', coinType: SUI }, target: 100n * ONE_SUI },
       { key: 'first-referral', title: 'Bring a friend', description: 'Earn your first referral reward.', xpReward: 200, timePeriod: 'once', modes: BOTH_MODES, evaluator: { kind: 'referrals' }, target: 1n },
+      { key: 'daily-login-streak', title: 'Log in three days running', description: 'Log in on three consecutive UTC days; a missed day starts the count over.', xpReward: 40, timePeriod: 'daily', modes: BOTH_MODES, evaluator: { kind: 'login_streak' }, target: 3n },
       { key: 'vip-level-5', title: 'Reach VIP level 5', description: 'Reach VIP level 5.', xpReward: 1000, timePeriod: 'once', modes: BOTH_MODES, evaluator: { kind: 'vip_level' }, target: 5n },
     ],
   },
@@ -120,8 +114,6 @@ export function questWindow(quest: QuestDefinition, campaign: { startAt: Date; e
   const endAt = quest.endAt && quest.endAt < campaign.endAt ? quest.endAt : campaign.endAt;
   return { startAt, endAt };
 }
-
-export type QuestLifecycle = 'active' | 'upcoming' | 'expired' | 'inactive';
 
 export function lifecycleOf(quest: QuestDefinition, campaign: { startAt: Date; endAt: Date }, now: Date): QuestLifecycle {
   if (quest.enabled === false) return 'inactive';

@@ -1,73 +1,117 @@
 import { tableOf, type KindKey } from '../../chain-events/kinds';
-import type { QuestEvaluator, TimePeriod } from './catalogue';
+import type { QuestEvaluator } from './catalogue';
+import type { TimePeriod } from './model';
 
 /**
- * An evaluator as SQL over one event table: the player column, and the aggregate (with its
- * condition in a FILTER, so every (player, period) that has any event of the kind gets a row,
- * also when the condition matches none: the per-batch upkeep and the rebuild then agree).
+ * Where an evaluator's facts come from, so what refreshes its stored progress: a chain event table
+ * (the indexer's `chainIndexed` hook) or the wallets' login days (auth's `walletLoggedIn` hook).
  */
+export type EvaluatorSource = { from: 'chain'; kind: KindKey } | { from: 'logins' };
+
+type Param = (value: unknown) => string;
+
+/** An evaluator as SQL over its source. */
 interface EvaluatorSql {
-  kind: KindKey;
-  /** The column naming the player (the referrer for referrals). */
-  playerColumn: 'player' | 'referrer';
-  /** Aggregate over rows aliased `e`; `$n` placeholders refer to `params`. */
-  aggregate(param: (value: unknown) => string): string;
+  source: EvaluatorSource;
+  /** Adds `progress` (numeric) to each row of `keys`, a relation (player, period_start, period_end) aliased `k`. */
+  perKey(param: Param): string;
+  /** Every (player, period_start, progress) the source has rows for: the rebuild's truth. */
+  all(period: TimePeriod, param: Param): string;
+  /** The player a decoded chain event counts for (chain sources only). */
+  playerColumn?: 'player' | 'referrer';
 }
 
-const cond = (parts: Array<string | null>) => {
+/** The UTC period start of a timestamptz expression, as SQL (weeks are ISO: Monday 00:00 UTC). */
+function periodStartSql(period: TimePeriod, at: string): string {
+  if (period === 'once') return `'1970-01-01T00:00:00Z'::timestamptz`;
+  return `date_trunc('${period === 'daily' ? 'day' : 'week'}', ${at}, 'UTC')`;
+}
+
+/**
+ * An aggregate over one event table (rows aliased `e`), with its condition in a FILTER, so every
+ * (player, period) that has any event of the kind gets a row, also when the condition matches
+ * none: the per-batch upkeep and the rebuild then agree.
+ */
+function chainAggregate(kind: KindKey, playerColumn: 'player' | 'referrer', aggregate: (param: Param) => string): EvaluatorSql {
+  return {
+    source: { from: 'chain', kind },
+    playerColumn,
+    perKey: (p) => `(SELECT ${aggregate(p)} FROM ${tableOf(kind)} e
+                      WHERE e.${playerColumn} = k.player AND e.timestamp_ms >= k.period_start AND e.timestamp_ms < k.period_end)`,
+    all: (period, p) => `SELECT e.${playerColumn} AS player, ${periodStartSql(period, 'e.timestamp_ms')} AS period_start, (${aggregate(p)})::numeric AS progress
+                           FROM ${tableOf(kind)} e GROUP BY 1, 2`,
+  };
+}
+
+const utcDate = (timestamptz: string) => `(${timestamptz} AT TIME ZONE 'UTC')::date`;
+
+/**
+ * The login streak of a period: the run of consecutive UTC login days ending at the player's last
+ * login day inside the period (0 without one). Walking the days back from that last one, a day
+ * belongs to the run while it is exactly n-1 days before it.
+ */
+const loginStreak: EvaluatorSql = {
+  source: { from: 'logins' },
+  perKey: () => `(SELECT count(*) FROM (
+                     SELECT d.day, row_number() OVER (ORDER BY d.day DESC) AS n, max(d.day) OVER () AS last
+                       FROM login_day d WHERE d.wallet_address = k.player AND d.day < ${utcDate('k.period_end')}) s
+                   WHERE s.last >= ${utcDate('k.period_start')} AND s.last - s.day = s.n - 1)`,
+  // Islands of consecutive days share day - row_number(); the run length at a day is its rank in its island.
+  all: (period) => `SELECT g.player, g.period_start, ((array_agg(g.run ORDER BY g.day DESC))[1])::numeric AS progress
+                      FROM (SELECT i.player, i.day, ${periodStartSql(period, `(i.day::timestamp AT TIME ZONE 'UTC')`)} AS period_start,
+                                   row_number() OVER (PARTITION BY i.player, i.island ORDER BY i.day) AS run
+                              FROM (SELECT d.wallet_address AS player, d.day,
+                                           d.day - (row_number() OVER (PARTITION BY d.wallet_address ORDER BY d.day))::int AS island
+                                      FROM login_day d) i) g
+                     GROUP BY 1, 2`,
+};
+
+const coinIs = (coinType: string | undefined, param: Param) => (coinType ? `e.coin_type = ${param(coinType)}` : null);
+const filter = (parts: Array<string | null>) => {
   const list = parts.filter((p): p is string => p !== null);
   return list.length ? ` FILTER (WHERE ${list.join(' AND ')})` : '';
 };
-const coinIs = (coinType: string | undefined, param: (v: unknown) => string) => (coinType ? `e.coin_type = ${param(coinType)}` : null);
 
-export function evaluatorSql(ev: QuestEvaluator): EvaluatorSql {
+function evaluatorSql(ev: QuestEvaluator): EvaluatorSql {
   switch (ev.kind) {
     case 'bets_placed':
-      return { kind: 'bet_result_event', playerColumn: 'player', aggregate: (p) => `count(*)${cond([coinIs(ev.coinType, p)])}` };
+      return chainAggregate('bet_result_event', 'player', (p) => `count(*)${filter([coinIs(ev.coinType, p)])}`);
     case 'bets_won':
-      return { kind: 'bet_result_event', playerColumn: 'player', aggregate: (p) => `count(*)${cond(['e.won', coinIs(ev.coinType, p)])}` };
+      return chainAggregate('bet_result_event', 'player', (p) => `count(*)${filter(['e.won', coinIs(ev.coinType, p)])}`);
     case 'wagered':
-      return { kind: 'bet_result_event', playerColumn: 'player', aggregate: (p) => `coalesce(sum(e.stake)${cond([coinIs(ev.coinType, p)])}, 0)` };
+      return chainAggregate('bet_result_event', 'player', (p) => `coalesce(sum(e.stake)${filter([coinIs(ev.coinType, p)])}, 0)`);
     case 'daily_streak_claims':
-      return { kind: 'daily_streak_claimed_event', playerColumn: 'player', aggregate: () => 'count(*)' };
+      return chainAggregate('daily_streak_claimed_event', 'player', () => 'count(*)');
     case 'vip_level':
-      return { kind: 'vip_exp_progress_event', playerColumn: 'player', aggregate: () => 'coalesce(max(e.vip_level), 0)' };
+      return chainAggregate('vip_exp_progress_event', 'player', () => 'coalesce(max(e.vip_level), 0)');
     case 'referrals':
-      return { kind: 'referral_reward_event', playerColumn: 'referrer', aggregate: () => 'count(DISTINCT e.referee)' };
+      return chainAggregate('referral_reward_event', 'referrer', () => 'count(DISTINCT e.referee)');
+    case 'login_streak':
+      return loginStreak;
   }
 }
 
-/** The event kind whose rows move an evaluator's progress. */
-export const kindOf = (ev: QuestEvaluator): KindKey => evaluatorSql(ev).kind;
+/** What moves an evaluator's progress. */
+export const sourceOf = (ev: QuestEvaluator): EvaluatorSource => evaluatorSql(ev).source;
 
-/** The player a decoded event of the evaluator's kind counts for. */
+/** The player a decoded chain event counts for (null for an event the evaluator does not read). */
 export function playerOf(ev: QuestEvaluator, data: unknown): string | null {
-  const value = (data as Record<string, unknown> | null)?.[evaluatorSql(ev).playerColumn];
+  const column = evaluatorSql(ev).playerColumn;
+  const value = column ? (data as Record<string, unknown> | null)?.[column] : undefined;
   return typeof value === 'string' ? value : null;
 }
 
 /**
  * Progress per key row: `keys` is a relation with columns (player, period_start, period_end);
- * the result adds `progress` (numeric). Each key is one index range scan on (player, timestamp).
+ * the result adds `progress` (numeric). Each key is one index range scan on (player, time).
  */
 export function progressOfKeys(ev: QuestEvaluator, keys: string, params: unknown[]): string {
-  const s = evaluatorSql(ev);
-  const param = (v: unknown) => `$${params.push(v)}`;
-  return `SELECT k.*, (SELECT ${s.aggregate(param)} FROM ${tableOf(s.kind)} e
-                        WHERE e.${s.playerColumn} = k.player AND e.timestamp_ms >= k.period_start AND e.timestamp_ms < k.period_end)::numeric AS progress
-            FROM ${keys} k`;
+  const param: Param = (v) => `$${params.push(v)}`;
+  return `SELECT k.*, ${evaluatorSql(ev).perKey(param)}::numeric AS progress FROM ${keys} k`;
 }
 
-/** The UTC period start of an event row `e`, as SQL (weeks are ISO: Monday 00:00 UTC). */
-function periodStartSql(period: TimePeriod): string {
-  if (period === 'once') return `'1970-01-01T00:00:00Z'::timestamptz`;
-  return `date_trunc('${period === 'daily' ? 'day' : 'week'}', e.timestamp_ms, 'UTC')`;
-}
-
-/** Progress of every (player, period) that has events: the rebuild's truth. Columns: player, period_start, progress. */
+/** Progress of every (player, period) that has source rows: the rebuild's truth. Columns: player, period_start, progress. */
 export function progressOfAll(ev: QuestEvaluator, period: TimePeriod, params: unknown[]): string {
-  const s = evaluatorSql(ev);
-  const param = (v: unknown) => `$${params.push(v)}`;
-  return `SELECT e.${s.playerColumn} AS player, ${periodStartSql(period)} AS period_start, (${s.aggregate(param)})::numeric AS progress
-            FROM ${tableOf(s.kind)} e GROUP BY 1, 2`;
+  const param: Param = (v) => `$${params.push(v)}`;
+  return evaluatorSql(ev).all(period, param);
 }

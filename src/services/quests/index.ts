@@ -2,6 +2,7 @@ export * from './catalogue';
 export * from './claims';
 export * from './evaluators';
 export * from './metrics';
+export * from './model';
 export * from './progress';
 export * from './seed';
 export * from './service';

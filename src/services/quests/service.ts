@@ -8,10 +8,10 @@ import { suiAddress } from '../../input/sui-address';
 import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
 import type { SharedStore } from '../../store';
+import type { Hooks } from '../hooks';
 import type { LeaderboardService } from '../leaderboards';
 import {
   DEFAULT_CATALOGUE,
-  QUEST_MODES,
   lifecycleOf,
   periodEndOf,
   periodStartOf,
@@ -19,89 +19,18 @@ import {
   validateCatalogue,
   type Catalogue,
   type QuestDefinition,
-  type QuestLifecycle,
-  type QuestMode,
-  type TimePeriod,
 } from './catalogue';
+import { DEFAULT_QUEST_MODE, questMode, type CampaignView, type NotClaimableReason, type QuestClaimResult, type QuestLifecycle, type QuestMode, type QuestStatus, type QuestView } from './model';
 import { recordClaim } from './claims';
 import { seedCampaigns } from './seed';
-import { kindOf, playerOf } from './evaluators';
 import { createQuestMetrics } from './metrics';
-import { liveProgress, readStored, refreshProgress, type ProgressKey } from './progress';
-
-export { QUEST_MODES, type QuestMode, type QuestLifecycle, type TimePeriod };
+import { liveProgress, readStored, type ProgressKey } from './progress';
+import { createProgressUpkeep } from './upkeep';
 
 /** Most checks one batch status request may carry. */
 export const MAX_STATUS_CHECKS = 50;
 /** How stale a campaign row a status read may use (operators edit campaigns in the database; the catalogue's own cache hint is 10 s). */
 const CAMPAIGN_READ_TTL_MS = 5_000;
-
-export interface QuestView {
-  key: string;
-  title: string;
-  description: string;
-  xpReward: number;
-  timePeriod: TimePeriod;
-  modes: QuestMode[];
-  /** Progress needed, as a decimal string (a count, base units or a level). */
-  target: string;
-  lifecycle: QuestLifecycle;
-  performanceDaily: boolean;
-  /** The quest's window inside its campaign (ISO, end exclusive). */
-  startAt: string;
-  endAt: string;
-  /** The period running now (ISO, end exclusive). */
-  periodStart: string;
-  periodEnd: string;
-}
-
-export interface CampaignView {
-  slug: string;
-  type: string;
-  name: string | null;
-  title: string | null;
-  description: string | null;
-  copyText: string | null;
-  startAt: string;
-  endAt: string;
-  managesClaims: boolean;
-  quests: QuestView[];
-}
-
-export type NotClaimableReason = 'inactive' | 'upcoming' | 'expired' | 'claimed' | 'incomplete' | 'managed_by_partner';
-
-export interface QuestStatus {
-  campaignSlug: string;
-  questKey: string;
-  mode: QuestMode;
-  player: string;
-  timePeriod: TimePeriod;
-  periodStart: string;
-  periodEnd: string;
-  lifecycle: QuestLifecycle;
-  progress: string;
-  target: string;
-  completed: boolean;
-  claimed: boolean;
-  claimedAt: string | null;
-  claimable: boolean;
-  /** Why the quest cannot be claimed now; null when it can. */
-  reason: NotClaimableReason | null;
-  xpReward: number;
-}
-
-export interface QuestClaimResult {
-  campaignSlug: string;
-  questKey: string;
-  player: string;
-  timePeriod: TimePeriod;
-  periodStart: string;
-  xpReward: number;
-  txHash: string | null;
-  claimedAt: string;
-  /** The player's XP board total after the claim (decimal string). */
-  totalXp: string;
-}
 
 export interface QuestService {
   /** Seeds the default catalogue when no campaign exists, logs the lifecycle states, starts the lifecycle watch. */
@@ -116,7 +45,7 @@ export interface QuestService {
   statusBatch(input: unknown, viewer: string | null, opts?: QueryOptions): Promise<QuestStatus[]>;
   performanceDaily(input: unknown, viewer: string | null, opts?: QueryOptions): Promise<QuestStatus>;
   claim(wallet: string, input: unknown): Promise<QuestClaimResult>;
-  /** The indexer's post-commit step: recomputes the progress the batch's events can move. Never throws. */
+  /** Recomputes the progress a committed batch of chain events can move (the `chainIndexed` subscriber); resolves once stored. Never throws. */
   afterIndexed(kind: KindKey, events: ReadonlyArray<{ timestampMs: number; data: unknown }>): Promise<void>;
   /** The per-wallet claim bucket (shared across replicas, REST and GraphQL alike). */
   readonly claimLimit: { max: number; windowMs: number };
@@ -136,12 +65,14 @@ export interface QuestServiceDeps {
   claimLimit?: { max: number; windowMs: number };
   /** How often lifecycle changes are looked for without traffic. Default 60 s; 0 disables. */
   lifecycleIntervalMs?: number;
+  /** Where progress upkeep subscribes (chain batches, logins); without it only `afterIndexed` calls move indexed progress. */
+  hooks?: Pick<Hooks, 'on'>;
 }
 
 const slug = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be 1–64 lowercase letters, digits, dashes or underscores');
 const questKey = slug;
 const address = suiAddress();
-const mode = z.enum(QUEST_MODES).default('indexed');
+const mode = questMode.default(DEFAULT_QUEST_MODE);
 const playerInput = z.object({ player: address.optional() });
 const statusInput = z.object({ campaignSlug: slug, mode, questKey, player: address.optional() });
 /** The batch status request's body (the campaign comes from the path). */
@@ -189,6 +120,11 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
   const questsOf = new Map(catalogue.map((c) => [c.campaign.slug, new Map(c.quests.map((q) => [q.key, q]))]));
   const lifecycleSeen = new Map<string, QuestLifecycle>();
   let lifecycleTimer: NodeJS.Timeout | null = null;
+  const upkeep = createProgressUpkeep({ db: deps.db, catalogue, metrics, logger });
+  const unsubscribe = [
+    deps.hooks?.on('chainIndexed', ({ kind, events }) => upkeep.afterIndexed(kind, events)),
+    deps.hooks?.on('walletLoggedIn', ({ wallet, at }) => upkeep.afterLogin(wallet, at)),
+  ];
 
   function refuse(reason: string, code: ErrorCode, message: string, details?: Record<string, unknown>): never {
     metrics.refusals.inc({ reason });
@@ -370,6 +306,8 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
     async close() {
       if (lifecycleTimer) clearInterval(lifecycleTimer);
       lifecycleTimer = null;
+      unsubscribe.forEach((off) => off?.());
+      await upkeep.settled();
     },
     async list() {
       const campaigns = await allCampaigns();
@@ -485,29 +423,6 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
         stopTimer();
       }
     },
-    async afterIndexed(kind, events) {
-      const stopTimer = metrics.evaluation.startTimer({ operation: 'progress', mode: 'indexed' });
-      try {
-        for (const { campaign, quests } of catalogue) {
-          for (const quest of quests) {
-            if (kindOf(quest.evaluator) !== kind) continue;
-            const keys = new Map<string, ProgressKey>();
-            for (const e of events) {
-              const player = playerOf(quest.evaluator, e.data);
-              if (!player) continue;
-              const periodStart = periodStartOf(quest.timePeriod, new Date(e.timestampMs));
-              keys.set(`${player} ${periodStart.getTime()}`, { player, periodStart, periodEnd: periodEndOf(quest.timePeriod, periodStart) });
-            }
-            await refreshProgress(deps.db, { campaignSlug: campaign.slug, quest }, [...keys.values()]);
-          }
-        }
-        metrics.progressUpdates.inc({ outcome: 'ok' });
-      } catch (err) {
-        metrics.progressUpdates.inc({ outcome: 'failed' });
-        logger.warn({ err, kind }, 'quest progress update after an indexer commit failed; `npm run quests:rebuild -- --apply` repairs it');
-      } finally {
-        stopTimer();
-      }
-    },
+    afterIndexed: upkeep.afterIndexed,
   };
 }

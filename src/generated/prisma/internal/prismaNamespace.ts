@@ -400,6 +400,7 @@ export const ModelName = {
   Campaign: 'Campaign',
   QuestClaim: 'QuestClaim',
   QuestProgress: 'QuestProgress',
+  LoginDay: 'LoginDay',
   ZkLoginAccount: 'ZkLoginAccount',
   Profile: 'Profile',
   SocialLink: 'SocialLink',
@@ -446,7 +447,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "campaign" | "questClaim" | "questProgress" | "zkLoginAccount" | "profile" | "socialLink" | "emailVerificationToken" | "loginChallenge" | "refreshToken" | "getStashedGift" | "giftDeliveryLimit" | "giftDeliverySchedule" | "betResultEvent" | "playerVipExpProgressEvent" | "dailyStreakClaimedEvent" | "dailyStreakResetEvent" | "referralRewardEvent" | "houseLiquidityEvent" | "secondaryHouseLiquidityEvent" | "cursor" | "referralLeaderboard" | "betLeaderboard" | "weeklyBetLeaderboard" | "xpLeaderboard" | "leaderboardRankBucket" | "opsJobHeartbeat" | "opsJobRun" | "priceSnapshot" | "chatMessage" | "chatReaction" | "welcomeWheelSpin" | "chainWrite" | "giveawayCreatedEvent" | "nameserviceSubname"
+    modelProps: "campaign" | "questClaim" | "questProgress" | "loginDay" | "zkLoginAccount" | "profile" | "socialLink" | "emailVerificationToken" | "loginChallenge" | "refreshToken" | "getStashedGift" | "giftDeliveryLimit" | "giftDeliverySchedule" | "betResultEvent" | "playerVipExpProgressEvent" | "dailyStreakClaimedEvent" | "dailyStreakResetEvent" | "referralRewardEvent" | "houseLiquidityEvent" | "secondaryHouseLiquidityEvent" | "cursor" | "referralLeaderboard" | "betLeaderboard" | "weeklyBetLeaderboard" | "xpLeaderboard" | "leaderboardRankBucket" | "opsJobHeartbeat" | "opsJobRun" | "priceSnapshot" | "chatMessage" | "chatReaction" | "welcomeWheelSpin" | "chainWrite" | "giveawayCreatedEvent" | "nameserviceSubname"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -669,6 +670,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.QuestProgressCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.QuestProgressCountAggregateOutputType> | number
+        }
+      }
+    }
+    LoginDay: {
+      payload: Prisma.$LoginDayPayload<ExtArgs>
+      fields: Prisma.LoginDayFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LoginDayFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoginDayPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LoginDayFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoginDayPayload>
+        }
+        findFirst: {
+          args: Prisma.LoginDayFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoginDayPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LoginDayFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoginDayPayload>
+        }
+        findMany: {
+          args: Prisma.LoginDayFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoginDayPayload>[]
+        }
+        create: {
+          args: Prisma.LoginDayCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoginDayPayload>
+        }
+        createMany: {
+          args: Prisma.LoginDayCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LoginDayCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoginDayPayload>[]
+        }
+        delete: {
+          args: Prisma.LoginDayDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoginDayPayload>
+        }
+        update: {
+          args: Prisma.LoginDayUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoginDayPayload>
+        }
+        deleteMany: {
+          args: Prisma.LoginDayDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LoginDayUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LoginDayUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoginDayPayload>[]
+        }
+        upsert: {
+          args: Prisma.LoginDayUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoginDayPayload>
+        }
+        aggregate: {
+          args: Prisma.LoginDayAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLoginDay>
+        }
+        groupBy: {
+          args: Prisma.LoginDayGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LoginDayGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LoginDayCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LoginDayCountAggregateOutputType> | number
         }
       }
     }
@@ -3056,6 +3131,15 @@ export const QuestProgressScalarFieldEnum = {
 export type QuestProgressScalarFieldEnum = (typeof QuestProgressScalarFieldEnum)[keyof typeof QuestProgressScalarFieldEnum]
 
 
+export const LoginDayScalarFieldEnum = {
+  walletAddress: 'walletAddress',
+  day: 'day',
+  createdAt: 'createdAt'
+} as const
+
+export type LoginDayScalarFieldEnum = (typeof LoginDayScalarFieldEnum)[keyof typeof LoginDayScalarFieldEnum]
+
+
 export const ZkLoginAccountScalarFieldEnum = {
   id: 'id',
   address: 'address',
@@ -3823,6 +3907,7 @@ export type GlobalOmitConfig = {
   campaign?: Prisma.CampaignOmit
   questClaim?: Prisma.QuestClaimOmit
   questProgress?: Prisma.QuestProgressOmit
+  loginDay?: Prisma.LoginDayOmit
   zkLoginAccount?: Prisma.ZkLoginAccountOmit
   profile?: Prisma.ProfileOmit
   socialLink?: Prisma.SocialLinkOmit

@@ -54,6 +54,7 @@ export const ModelName = {
   Campaign: 'Campaign',
   QuestClaim: 'QuestClaim',
   QuestProgress: 'QuestProgress',
+  LoginDay: 'LoginDay',
   ZkLoginAccount: 'ZkLoginAccount',
   Profile: 'Profile',
   SocialLink: 'SocialLink',
@@ -152,6 +153,15 @@ export const QuestProgressScalarFieldEnum = {
 } as const
 
 export type QuestProgressScalarFieldEnum = (typeof QuestProgressScalarFieldEnum)[keyof typeof QuestProgressScalarFieldEnum]
+
+
+export const LoginDayScalarFieldEnum = {
+  walletAddress: 'walletAddress',
+  day: 'day',
+  createdAt: 'createdAt'
+} as const
+
+export type LoginDayScalarFieldEnum = (typeof LoginDayScalarFieldEnum)[keyof typeof LoginDayScalarFieldEnum]
 
 
 export const ZkLoginAccountScalarFieldEnum = {
