@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEventMeter } from '../../src/gateway/event-meter';
+import { createEventMeter } from '../../src/edge/rate-limit';
 
 describe('per-connection event meter', () => {
   const caps = { eventsPerWindow: 3, eventWindowMs: 1_000, abuseFactor: 2, maxEventBytes: 100 };

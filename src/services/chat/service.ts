@@ -1,6 +1,7 @@
 import { AppError } from '../../errors';
 import type { Db } from '../../db/client';
 import type { SharedStore } from '../../store';
+import { enforceRate } from '../../store/rate-limit';
 import type { Fanout, LiveStream } from '../../store/fanout';
 import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
@@ -55,14 +56,10 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   }
 
   async function throttle(bucket: string, wallet: string, max: number): Promise<void> {
-    const hit = await store.hit(`chat:${bucket}:${wallet}`, CHAT_LIMITS.windowMs);
-    const limit = Math.max(1, Math.floor(max * hit.share));
-    if (hit.count > limit) {
-      throw new AppError('RATE_LIMITED', `Too many chat ${bucket}: limit is ${limit} per ${CHAT_LIMITS.windowMs / 1000} s per wallet`, {
-        scope: `chat-${bucket}`,
-        retryAfterSeconds: Math.max(1, Math.ceil(hit.resetMs / 1000)),
-      });
-    }
+    await enforceRate(store, `chat:${bucket}:${wallet}`, { max, windowMs: CHAT_LIMITS.windowMs }, {
+      scope: `chat-${bucket}`,
+      message: (charge) => `Too many chat ${bucket}: limit is ${charge.limit} per ${CHAT_LIMITS.windowMs / 1000} s per wallet`,
+    });
   }
 
   async function broadcast(room: string, event: RoomEvent): Promise<void> {
