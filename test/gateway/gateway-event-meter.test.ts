@@ -17,4 +17,12 @@ describe('per-connection event meter', () => {
     now = 1_000; // a new window
     expect(meter.judge(10)).toBe('accept');
   });
+
+  it('refuses with the codes HTTP uses; the rate refusal says when the window ends', () => {
+    let now = 0;
+    const meter = createEventMeter({ ...caps, eventWindowMs: 10_000 }, () => now);
+    now = 2_500;
+    expect(meter.refusal('too-many')).toMatchObject({ code: 'RATE_LIMITED', details: { scope: 'connection', retryAfterSeconds: 8 } });
+    expect(meter.refusal('too-large')).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: undefined });
+  });
 });
