@@ -84,6 +84,6 @@ export interface ErrorBody {
   error: { code: ErrorCode; message: string; requestId?: string; details?: Record<string, unknown> };
 }
 
-export function errorBody(err: AppError, requestId?: string): ErrorBody {
+export function errorBody(err: Pick<AppError, 'code' | 'message' | 'details'>, requestId?: string): ErrorBody {
   return { error: { code: err.code, message: err.message, requestId, ...(err.details ? { details: err.details } : {}) } };
 }

@@ -4,6 +4,8 @@ import { CloseCode, makeServer } from 'graphql-ws';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { WebSocket } from 'ws';
 import { AppError } from '../errors';
+import { createEventMeter } from '../edge/rate-limit';
+import { toWireError } from '../edge/wire-error';
 import type { Logger } from '../observability/logger';
 import { connectionParamsAuthorization, type CallerClaims, type CallerReader } from '../edge/caller';
 import type { SharedStore } from '../store';
@@ -12,7 +14,6 @@ import type { PresenceService } from '../services/presence';
 import { createConnectionLeases, type ConnectionCaps, type Scope } from './caps';
 import { createBroadcastResults } from './broadcast-results';
 import { socketFrameSink } from './socket-sink';
-import { createEventMeter, refusalOf } from './event-meter';
 import type { GatewayMetrics } from './metrics';
 
 interface ConnectionExtra {
@@ -39,9 +40,12 @@ export interface GatewayOptions {
   metrics: GatewayMetrics;
 }
 
+/** A connection cap frees when some connection closes, which no window predicts: clients are told to wait this long. */
+const CAPPED_RETRY_AFTER_SECONDS = 10;
+
 /**
  * Close codes beyond graphql-ws's own (4430: events far beyond the per-connection rate, see
- * event-meter.ts). A refused handshake token closes with graphql-ws's Forbidden (4403) and the
+ * src/edge/rate-limit.ts). A refused handshake token closes with graphql-ws's Forbidden (4403) and the
  * refusal's code as the reason (TOKEN_INVALID / TOKEN_EXPIRED), the code HTTP answers with.
  */
 export const GATEWAY_CLOSE = { TooManyConnections: 4429, TooManyMessages: 4430 } as const;
@@ -125,7 +129,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
       ['ip', request.ip],
     ];
     const full = await leases.admit(connId, scopes);
-    if (full) return new AppError('RATE_LIMITED', `Too many websocket connections (${full} cap)`, { scope: full });
+    if (full) return new AppError('RATE_LIMITED', `Too many websocket connections (${full} cap)`, { scope: full, retryAfterSeconds: CAPPED_RETRY_AFTER_SECONDS });
     (request as unknown as { wsAdmission: ConnectionExtra }).wsAdmission = { connId, request, auth: null, scopes, operations: new Map() };
     return null;
   }
@@ -158,9 +162,9 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
             }
             if (verdict !== 'accept' && operation !== null) {
               // Refused alone: an `error` for this operation; the connection's other subscriptions go on.
-              const { code, message } = refusalOf(verdict, opts.caps);
+              const { code, message, details } = toWireError(meter.refusal(verdict)).error;
               opts.metrics.refusals.inc({ transport: 'graphql-ws', reason: code });
-              return socket.send(JSON.stringify({ type: 'error', id: operation, payload: [{ message, extensions: { code } }] }));
+              return socket.send(JSON.stringify({ type: 'error', id: operation, payload: [{ message, extensions: { code, details } }] }));
             }
             try {
               await cb(text);
@@ -191,13 +195,10 @@ export function registerGraphqlWs(
   app.route({
     method: 'GET',
     url: '/graphql',
-    preValidation: async (request, reply) => {
+    preValidation: async (request) => {
       if (request.headers.upgrade?.toLowerCase() !== 'websocket') return;
       const refusal = await gateway.admitUpgrade(request);
-      if (refusal) {
-        reply.header('retry-after', '10');
-        throw refusal;
-      }
+      if (refusal) throw refusal;
     },
     handler: httpGetHandler,
     wsHandler: (socket, request) => gateway.handle(socket, request),

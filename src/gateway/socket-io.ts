@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import type { RedisOptions } from 'ioredis';
 import { Server, type DefaultEventsMap } from 'socket.io';
 import { AppError, isAppError } from '../errors';
+import { createEventMeter } from '../edge/rate-limit';
+import { toWireError } from '../edge/wire-error';
 import type { Logger } from '../observability/logger';
 import type { Services } from '../services';
 import type { RoomEvent } from '../services/chat';
@@ -13,7 +15,6 @@ import { handshakeAuthorization, type CallerClaims, type CallerReader } from '..
 import { authorize, type Access } from '../edge/authorize';
 import { WS_CLOSE_SERVICE_RESTART } from '../http/drain';
 import { createConnectionLeases, type ConnectionCaps, type Scope } from './caps';
-import { createEventMeter, refusalOf } from './event-meter';
 import type { GatewayMetrics } from './metrics';
 
 export const SOCKET_IO_PATH = '/socket.io/';
@@ -134,9 +135,13 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
       if (verdict === 'accept') return next();
       // packets already received keep arriving after the disconnect: nothing more is counted or answered
       if (!socket.connected) return;
-      deps.metrics.refusals.inc({ transport: 'socket.io', reason: verdict === 'abuse' ? 'abuse' : refusalOf(verdict, caps).code });
-      if (verdict === 'abuse') return void socket.disconnect(true);
-      ack?.({ ok: false, error: refusalOf(verdict, caps) });
+      if (verdict === 'abuse') {
+        deps.metrics.refusals.inc({ transport: 'socket.io', reason: 'abuse' });
+        return void socket.disconnect(true);
+      }
+      const { error } = toWireError(meter.refusal(verdict));
+      deps.metrics.refusals.inc({ transport: 'socket.io', reason: error.code });
+      ack?.({ ok: false, error });
     });
 
     const on = (event: string, run: (payload: unknown) => Promise<Record<string, unknown>>) =>
@@ -145,8 +150,9 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
         try {
           reply({ ok: true, ...(await run(payload)) });
         } catch (err) {
-          if (!isAppError(err)) logger.error({ err, event }, 'socket.io: event failed');
-          reply({ ok: false, error: isAppError(err) ? { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } : { code: 'INTERNAL', message: 'Internal error' } });
+          const { error, unexpected } = toWireError(err);
+          if (unexpected) logger.error({ err, event }, 'socket.io: event failed');
+          reply({ ok: false, error });
         }
       });
 

@@ -1,6 +1,7 @@
 import { GraphQLError, Kind, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { ERROR_STATUS, isAppError, type ErrorCode } from '../errors';
+import { AppError, ERROR_STATUS, isAppError, type ErrorCode } from '../errors';
+import { toWireError } from '../edge/wire-error';
 import type { Logger } from '../observability/logger';
 
 const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && code in ERROR_STATUS;
@@ -52,28 +53,27 @@ export interface ErrorFormatterOptions {
 }
 
 /**
- * The one formatter for GraphQL errors on every transport: app errors keep their code and
- * message, request errors get our code, anything else is our bug, logged and masked as INTERNAL.
+ * The one formatter for GraphQL errors on every transport, over the edge's wire mapper
+ * (src/edge/wire-error.ts): app errors keep their code and message, request errors get our code,
+ * anything else is our bug, logged and masked as INTERNAL.
  */
 export function createErrorFormatter(opts: ErrorFormatterOptions) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
-    if (isAppError(original)) {
-      return { message: original.message, locations: formatted.locations, path: formatted.path, extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) } };
-    }
     const reported = formatted.extensions?.code;
-    if (typeof reported === 'string' && PROTOCOL_CODES.has(reported)) return formatted;
-    const code = ownCode(error) ?? apolloCode(reported, formatted.message) ?? requestErrorCode(error);
-    if (!code || code === 'INTERNAL') {
-      opts.logger.error({ err: original }, 'GraphQL operation failed');
-      return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL' } };
-    }
-    const details = formatted.extensions?.details;
+    if (!isAppError(original) && typeof reported === 'string' && PROTOCOL_CODES.has(reported)) return formatted;
+    const { error: wire } = toWireError(original, () => {
+      const code = ownCode(error) ?? apolloCode(reported, formatted.message) ?? requestErrorCode(error);
+      if (!code) return undefined;
+      const details = formatted.extensions?.details as Record<string, unknown> | undefined;
+      return new AppError(code, opts.hideSchemaDetails ? formatted.message.replace(SUGGESTION, '') : formatted.message, details);
+    });
+    if (wire.code === 'INTERNAL') opts.logger.error({ err: original }, 'GraphQL operation failed');
     return {
-      message: opts.hideSchemaDetails ? formatted.message.replace(SUGGESTION, '') : formatted.message,
+      message: wire.message,
       ...(formatted.locations ? { locations: formatted.locations } : {}),
       ...(formatted.path ? { path: formatted.path } : {}),
-      extensions: { code, ...(details ? { details } : {}) },
+      extensions: { code: wire.code, ...(wire.details ? { details: wire.details } : {}) },
     };
   };
 }

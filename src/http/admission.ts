@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors';
+import { chargeTightest } from '../edge/rate-limit';
 import type { Metrics } from '../observability/metrics';
 import type { SharedStore } from '../store';
+import { isOverLimit, rateLimited, type RateCharge } from '../store/rate-limit';
 
 export interface AdmissionOptions {
   store: SharedStore;
@@ -23,26 +24,13 @@ export function registerAdmission(app: FastifyInstance, opts: AdmissionOptions):
     const max = override?.max ?? opts.max;
     const windowMs = override?.windowMs ?? opts.windowMs;
     const bucket = override?.bucket ?? (override ? routeKey(request) : 'default');
-    const charges: Array<[scope: 'ip' | 'wallet', key: string]> = [['ip', `adm:${bucket}:ip:${request.ip}`]];
-    if (request.auth) charges.push(['wallet', `adm:${bucket}:wallet:${request.auth.wallet}`]);
-    const results = await Promise.all(charges.map(([, key]) => opts.store.hit(key, windowMs)));
-    const checks = results.map((r) => ({ ...r, limit: Math.max(1, Math.floor(max * r.share)) }));
-    let worst = checks[0];
-    let worstScope = charges[0][0];
-    checks.forEach((c, i) => {
-      if (c.limit - c.count < worst.limit - worst.count) {
-        worst = c;
-        worstScope = charges[i][0];
-      }
-    });
-    setRateHeaders(reply, worst);
-    if (worst.count > worst.limit) {
-      opts.metrics?.admissionRejections.inc({ scope: worstScope });
-      reply.header('retry-after', String(Math.max(1, Math.ceil(worst.resetMs / 1000))));
-      throw new AppError('RATE_LIMITED', `Too many requests: limit is ${worst.limit} per ${windowMs / 1000} s`, {
-        scope: worstScope,
-        retryAfterSeconds: Math.max(1, Math.ceil(worst.resetMs / 1000)),
-      });
+    const identities: Array<[scope: 'ip' | 'wallet', key: string]> = [['ip', `adm:${bucket}:ip:${request.ip}`]];
+    if (request.auth) identities.push(['wallet', `adm:${bucket}:wallet:${request.auth.wallet}`]);
+    const { scope, charge } = await chargeTightest(opts.store, identities, { max, windowMs });
+    setRateHeaders(reply, charge);
+    if (isOverLimit(charge)) {
+      opts.metrics?.admissionRejections.inc({ scope });
+      throw rateLimited(`Too many requests: limit is ${charge.limit} per ${windowMs / 1000} s`, scope, charge.resetMs);
     }
   });
 }
@@ -51,7 +39,7 @@ function routeKey(request: FastifyRequest): string {
   return `${request.method}:${request.routeOptions.url ?? 'unmatched'}`;
 }
 
-function setRateHeaders(reply: FastifyReply, r: { count: number; resetMs: number; limit: number }): void {
+function setRateHeaders(reply: FastifyReply, r: RateCharge): void {
   reply.header('ratelimit-limit', String(r.limit));
   reply.header('ratelimit-remaining', String(Math.max(0, r.limit - r.count)));
   reply.header('ratelimit-reset', String(Math.max(0, Math.ceil(r.resetMs / 1000))));

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, errorBody, isAppError, type ErrorCode } from '../errors';
+import { AppError, errorBody, type ErrorCode } from '../errors';
+import { toWireError, type WireAnswer } from '../edge/wire-error';
 import { setApiSecurityHeaders } from './security';
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -10,9 +11,8 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'BAD_REQUEST',
 };
 
-/** Maps every error to the one documented shape; 5xx messages are never shown to clients. */
-export function toAppError(error: unknown): AppError {
-  if (isAppError(error)) return error;
+/** Fastify's own errors (body parsing, schema validation, router statuses) as ours; anything else is left to the wire mapper. */
+function fastifyError(error: unknown): AppError | undefined {
   const e = error as FastifyError;
   if (e?.validation) {
     return new AppError('VALIDATION_FAILED', e.message, {
@@ -25,7 +25,13 @@ export function toAppError(error: unknown): AppError {
   if (e?.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
     return new AppError(e.statusCode === 404 ? 'NOT_FOUND' : e.statusCode === 405 ? 'METHOD_NOT_ALLOWED' : 'BAD_REQUEST', e.message);
   }
-  return new AppError('INTERNAL', 'Internal server error', undefined, { cause: error });
+  return undefined;
+}
+
+/** The one HTTP error answer: status, `Retry-After` when the refusal says when, and the documented body. */
+function sendError(request: FastifyRequest, reply: FastifyReply, answer: WireAnswer): void {
+  if (answer.retryAfterSeconds !== undefined) reply.header('retry-after', String(answer.retryAfterSeconds));
+  reply.code(answer.status).send(errorBody(answer.error, request.id));
 }
 
 /** Fastify's default, named: the router refuses longer path parameters (answerFrameworkError). */
@@ -37,27 +43,28 @@ export const MAX_PARAM_LENGTH = 100;
  * instead of Fastify's own `{ error, code, message, statusCode }` body.
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const appError =
+  const answer = toWireError(
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? new AppError('VALIDATION_FAILED', 'A path parameter is too long', { issues: [{ path: '/params', message: `at most ${MAX_PARAM_LENGTH} characters` }] })
       : error.code === 'FST_ERR_BAD_URL'
         ? new AppError('BAD_REQUEST', 'The URL is not valid (malformed percent-encoding)')
-        : toAppError(error);
-  request.log.info({ code: appError.code, fastifyCode: error.code }, appError.message);
+        : error,
+    fastifyError,
+  );
+  request.log.info({ code: answer.error.code, fastifyCode: error.code }, answer.error.message);
   setApiSecurityHeaders(request, reply);
-  reply.code(appError.status).send(errorBody(appError, request.id));
+  sendError(request, reply, answer);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error);
-    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: appError.code, url: request.url }, appError.message);
+    const answer = toWireError(error, fastifyError);
+    if (answer.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: answer.error.code, url: request.url }, answer.error.message);
     if (reply.sent || reply.raw.headersSent) return;
-    reply.code(appError.status).send(errorBody(appError, request.id));
+    sendError(request, reply, answer);
   });
   app.setNotFoundHandler((request, reply) => {
-    const err = new AppError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
-    reply.code(404).send(errorBody(err, request.id));
+    sendError(request, reply, toWireError(new AppError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`)));
   });
 }

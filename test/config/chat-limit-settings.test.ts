@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
-import { createEventMeter } from '../../src/gateway/event-meter';
+import { createEventMeter } from '../../src/edge/rate-limit';
 
 const configOf = (env: Record<string, string>) => loadConfig({ envDir: '/nonexistent', env });
 

@@ -6,11 +6,11 @@ import { wsClient, wsQuery } from '../helpers/client';
 import { collect, connectSocket, emitAck, until } from './gateway-helpers';
 
 /** Opens a raw graphql-ws socket; resolves on open or with the refusal status. */
-function openRaw(url: string): Promise<{ ws?: WebSocket; refusedStatus?: number }> {
+function openRaw(url: string): Promise<{ ws?: WebSocket; refusedStatus?: number; retryAfter?: string }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, 'graphql-transport-ws');
     ws.once('open', () => resolve({ ws }));
-    ws.once('unexpected-response', (_req, res) => resolve({ refusedStatus: res.statusCode }));
+    ws.once('unexpected-response', (_req, res) => resolve({ refusedStatus: res.statusCode, retryAfter: res.headers['retry-after'] }));
     ws.once('error', reject);
   });
 }
@@ -35,6 +35,7 @@ describe('websocket gateway admission', () => {
     expect(open.every((o) => o.ws)).toBe(true);
     const fourth = await openRaw(api.wsUrl);
     expect(fourth.refusedStatus).toBe(429);
+    expect(fourth.retryAfter).toBe('10');
     const closed = closeOf(open[0].ws!);
     open[0].ws!.close();
     await closed;
@@ -91,8 +92,9 @@ describe('websocket gateway admission', () => {
     const byId = (id: string, type: string) => received.find((m) => m.id === id && m.type === type);
     await until(() => byId('big', 'error') && byId('q4', 'error') && byId('q2', 'complete'), 'the refusals and the accepted queries');
     expect(byId('big', 'error')!.payload).toEqual([{ message: expect.stringContaining('8192 bytes'), extensions: { code: 'PAYLOAD_TOO_LARGE' } }]);
-    expect(byId('q3', 'error')!.payload).toEqual([{ message: expect.stringContaining('Too many events'), extensions: { code: 'RATE_LIMITED' } }]);
-    expect(byId('q4', 'error')!.payload).toEqual([{ message: expect.any(String), extensions: { code: 'RATE_LIMITED' } }]);
+    const perConnection = { code: 'RATE_LIMITED', details: { scope: 'connection', retryAfterSeconds: expect.any(Number) } };
+    expect(byId('q3', 'error')!.payload).toEqual([{ message: expect.stringContaining('Too many events'), extensions: perConnection }]);
+    expect(byId('q4', 'error')!.payload).toEqual([{ message: expect.any(String), extensions: perConnection }]);
     expect(byId('q1', 'next')!.payload).toEqual({ data: { serverStatus: { status: 'ok' } } });
 
     // the connection stayed open and its subscription goes on
@@ -132,7 +134,11 @@ describe('websocket gateway admission', () => {
     const activity = collect(socket, 'activity');
     expect(await emitAck(socket, 'chat:send', { room: 'global', text: 'x'.repeat(9 * 1024) })).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
     for (let i = 0; i < 4; i++) expect(await emitAck(socket, 'room:join', { room: `game:r${i}` })).toMatchObject({ ok: true });
-    expect(await emitAck(socket, 'room:join', { room: 'game:r9' })).toMatchObject({ ok: false, error: { code: 'RATE_LIMITED' } });
+    // the same refusal shape as the per-wallet chat limit's (gateway-chat.test.ts): when to retry is in the details
+    expect(await emitAck(socket, 'room:join', { room: 'game:r9' })).toMatchObject({
+      ok: false,
+      error: { code: 'RATE_LIMITED', details: { scope: 'connection', retryAfterSeconds: expect.any(Number) } },
+    });
     expect(socket.connected).toBe(true);
     await until(async () => {
       await api.services.activity.publish({ kind: 'bet', player: '0xdef', summary: 'lost', at: new Date('2026-01-02T00:00:00Z') });

@@ -8,6 +8,7 @@ import {
   SendTypingDocument,
   TypingDocument,
 } from '../../src/generated/graphql';
+import { CHAT_LIMITS } from '../../src/services/chat';
 import { startApi, type TestApi } from '../helpers/api';
 import { loginWithKeypair, postJson, type LoggedIn } from '../helpers/auth';
 import { gql, wsClient, wsQuery, wsSubscribe } from '../helpers/client';
@@ -116,6 +117,39 @@ describe('chat over graphql-ws, Socket.IO and HTTP (one process)', () => {
     const badQuery = await history('game:rules', '&limit=1000');
     expect(badQuery.status).toBe(400);
     expect(badQuery.body.error?.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('the per-wallet message limit (CHAT.MESSAGE_RATE_LIMIT_MAX) refuses the 11th message in its window with RATE_LIMITED and when to retry, on graphql-ws and Socket.IO alike, from one shared budget', async () => {
+    const limit = api.config.chat.messagesPerWindow;
+    const refusal = { code: 'RATE_LIMITED', message: expect.stringContaining('per wallet'), details: { scope: 'chat-messages', retryAfterSeconds: expect.any(Number) } };
+    const [overWs, overSocketIo, overBoth] = await Promise.all([loginWithKeypair(api.url), loginWithKeypair(api.url), loginWithKeypair(api.url)]);
+    // each burst is sent at once, well inside the 10 s window its first message opens
+    const wsSends = (client: ReturnType<typeof wsClient>, count: number) =>
+      Promise.all(Array.from({ length: count }, (_, i) => wsQuery(client, SendChatMessageDocument, { room: 'game:limit', text: `ws ${i}` })));
+    const socketSends = (s: Socket, count: number) => Promise.all(Array.from({ length: count }, (_, i) => emitAck(s, 'chat:send', { room: 'game:limit', text: `sio ${i}` })));
+
+    const ws = wsClient(api.wsUrl, { authorization: `Bearer ${overWs.accessToken}` });
+    const shared = wsClient(api.wsUrl, { authorization: `Bearer ${overBoth.accessToken}` });
+    try {
+      const overGraphqlWs = await wsSends(ws, limit + 1);
+      expect(overGraphqlWs.filter((r) => !r.errors)).toHaveLength(limit);
+      const refused = overGraphqlWs.flatMap((r) => r.errors ?? []);
+      expect(refused).toHaveLength(1);
+      expect({ message: refused[0].message, ...refused[0].extensions }).toMatchObject(refusal);
+
+      const acks = await socketSends(await socket(overSocketIo.accessToken), limit + 1);
+      expect(acks.filter((a) => a.ok)).toHaveLength(limit);
+      expect(acks.filter((a) => !a.ok)).toEqual([{ ok: false, error: refusal }]);
+
+      // one wallet writing on both transports at once draws on one budget
+      const [viaWs, viaSocketIo] = await Promise.all([wsSends(shared, 6), socketSends(await socket(overBoth.accessToken), 6)]);
+      expect(viaWs.filter((r) => !r.errors).length + viaSocketIo.filter((a) => a.ok).length).toBe(limit);
+      for (const error of [...viaWs.flatMap((r) => r.errors ?? []).map((e) => ({ message: e.message, ...e.extensions })), ...viaSocketIo.flatMap((a) => (a.ok ? [] : [a.error]))]) {
+        expect(error).toMatchObject(refusal);
+      }
+    } finally {
+      await Promise.all([ws.dispose(), shared.dispose()]);
+    }
   });
 
   it('a reaction sent 20 times in parallel is stored once and broadcast once', async () => {

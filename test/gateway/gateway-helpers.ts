@@ -1,6 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 
-export type Ack = { ok: true; [k: string]: unknown } | { ok: false; error: { code: string; message: string } };
+export type Ack = { ok: true; [k: string]: unknown } | { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } };
 
 /** A Socket.IO client on the API's `/socket.io/`; resolves once connected, rejects with the connect_error. */
 export function connectSocket(apiUrl: string, opts: { token?: string; transports?: Array<'polling' | 'websocket'> } = {}): Promise<Socket> {

@@ -43,7 +43,7 @@ async function post(target: TestApi, body: unknown) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, headers: res.headers, body: await res.json() };
 }
 
 describe('partnerUserRef', () => {
@@ -156,7 +156,8 @@ describe('budget and configuration', () => {
       expect(answers.filter((a) => a.status === 200)).toHaveLength(20);
       const refused = answers.filter((a) => a.status === 429);
       expect(refused).toHaveLength(5);
-      expect(refused[0].body.error).toMatchObject({ code: 'RATE_LIMITED', details: { scope: 'onramp-b' } });
+      expect(refused[0].body.error).toMatchObject({ code: 'RATE_LIMITED', details: { scope: 'onramp-b', retryAfterSeconds: expect.any(Number) } });
+      for (const r of refused) expect(r.headers.get('retry-after')).toBe(String(r.body.error.details.retryAfterSeconds));
       expect(f.accepted).toHaveLength(20);
     } finally {
       await limited.close();

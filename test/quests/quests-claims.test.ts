@@ -74,6 +74,7 @@ describe('claim refusals over HTTP write nothing', () => {
     expect(answers[10].status).toBe(429);
     expect(answers[10].body.error).toMatchObject({ code: 'RATE_LIMITED', details: { scope: 'quest-claim' } });
     expect(Number(answers[10].headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(answers[10].headers.get('retry-after')).toBe(String(answers[10].body.error.details.retryAfterSeconds));
     // the bucket belongs to the wallet, not the transport
     const viaGraphql = await gql(api.url, ClaimQuestDocument, { campaignSlug: 'platform', questKey: 'daily-bet' }, { authorization: `Bearer ${other}` });
     expect(viaGraphql.body.errors?.[0].extensions?.code).toBe('RATE_LIMITED');

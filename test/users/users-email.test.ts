@@ -40,7 +40,7 @@ async function post(path: string, body: unknown, headers: Record<string, string>
   const res = await fetch(`${api.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   const text = await res.text();
   answered.push(text);
-  return { status: res.status, body: JSON.parse(text) };
+  return { status: res.status, headers: res.headers, body: JSON.parse(text) };
 }
 
 async function graphql<TData, TVars>(...args: Parameters<typeof gql<TData, TVars>>) {
@@ -215,6 +215,7 @@ describe('email verification', () => {
     const sixth = await post('/api/users/me/email', { email: uniqueEmail('throttle5') }, bearer(wallet));
     expect(sixth.status).toBe(429);
     expect(sixth.body.error).toMatchObject({ code: 'RATE_LIMITED', details: { scope: 'profile', retryAfterSeconds: expect.any(Number) } });
+    expect(sixth.headers.get('retry-after')).toBe(String(sixth.body.error.details.retryAfterSeconds));
     expect(smtp.mails.length).toBe(before + 5);
     // Another profile has its own budget.
     await startAndReceive(newWallet(), uniqueEmail('other'));

@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isAppError, type ErrorCode } from '../../errors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ErrorCode } from '../../errors';
 import { requestSignal } from '../../graphql/context';
 import type { Services } from '../../services';
 import { campaignView, claimBody, MAX_STATUS_CHECKS, questClaimResult, questMode, questStatus, statusBatchBody } from '../../services/quests';
@@ -37,17 +37,6 @@ const CLAIM_ERRORS: readonly ErrorCode[] = [
 
 type Req<P = Record<string, string>, Q = { player?: string }, B = unknown> = FastifyRequest<{ Params: P; Querystring: Q; Body: B }>;
 const viewer = (request: FastifyRequest) => request.auth?.wallet ?? null;
-
-/** The claim bucket's 429 carries Retry-After like the admission limiter's. */
-async function withRetryAfter<T>(reply: FastifyReply, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    const seconds = isAppError(err) && err.code === 'RATE_LIMITED' ? err.details?.retryAfterSeconds : undefined;
-    if (typeof seconds === 'number') reply.header('retry-after', String(seconds));
-    throw err;
-  }
-}
 
 /** Quest catalogue, statuses and claims (src/services/quests/service.ts). Params, query and body are judged by the service alone. */
 export async function questRoutes(app: FastifyInstance, services: Services): Promise<void> {
@@ -167,9 +156,9 @@ export async function questRoutes(app: FastifyInstance, services: Services): Pro
         },
       },
     },
-    async (request: Req<{ slug: string; questKey: string }, unknown, Record<string, unknown> | null>, reply) => {
+    async (request: Req<{ slug: string; questKey: string }, unknown, Record<string, unknown> | null>) => {
       const wallet = walletOf(request);
-      const claim = await withRetryAfter(reply, () => quests.claim(wallet, { ...(request.body ?? {}), campaignSlug: request.params.slug, questKey: request.params.questKey }));
+      const claim = await quests.claim(wallet, { ...(request.body ?? {}), campaignSlug: request.params.slug, questKey: request.params.questKey });
       return { claim };
     },
   );

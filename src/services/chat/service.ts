@@ -1,6 +1,7 @@
 import { AppError } from '../../errors';
 import type { Db } from '../../db/client';
 import type { SharedStore } from '../../store';
+import { enforceRate } from '../../store/rate-limit';
 import type { Fanout, LiveStream } from '../../store/fanout';
 import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
@@ -58,14 +59,10 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   }
 
   async function throttle(bucket: string, wallet: string, max: number): Promise<void> {
-    const hit = await store.hit(`chat:${bucket}:${wallet}`, limits.windowMs);
-    const limit = Math.max(1, Math.floor(max * hit.share));
-    if (hit.count > limit) {
-      throw new AppError('RATE_LIMITED', `Too many chat ${bucket}: limit is ${limit} per ${limits.windowMs / 1000} s per wallet`, {
-        scope: `chat-${bucket}`,
-        retryAfterSeconds: Math.max(1, Math.ceil(hit.resetMs / 1000)),
-      });
-    }
+    await enforceRate(store, `chat:${bucket}:${wallet}`, { max, windowMs: limits.windowMs }, {
+      scope: `chat-${bucket}`,
+      message: (charge) => `Too many chat ${bucket}: limit is ${charge.limit} per ${limits.windowMs / 1000} s per wallet`,
+    });
   }
 
   async function broadcast(room: string, event: RoomEvent): Promise<void> {

@@ -5,6 +5,7 @@ import { parseInput } from '../../input/validate';
 import type { OnrampAProvider } from '../../providers/onramp-a';
 import type { OnrampBProvider } from '../../providers/onramp-b';
 import type { SharedStore } from '../../store';
+import { enforceRate } from '../../store/rate-limit';
 
 export interface SignedUrl {
   /** The widget URL with `signature` appended as its last parameter. */
@@ -80,14 +81,10 @@ export function createOnrampsService(deps: OnrampsServiceDeps): OnrampsService {
 
   /** Charged by the service, so REST and GraphQL share one budget per client IP across replicas. */
   async function throttle(clientIp: string): Promise<void> {
-    const hit = await deps.store.hit(`onramp-b:ip:${clientIp}`, limit.windowMs);
-    const max = Math.max(1, Math.floor(limit.max * hit.share));
-    if (hit.count > max) {
-      throw new AppError('RATE_LIMITED', `Too many on-ramp session tokens: limit is ${max} per ${limit.windowMs / 1000} s per client`, {
-        scope: 'onramp-b',
-        retryAfterSeconds: Math.max(1, Math.ceil(hit.resetMs / 1000)),
-      });
-    }
+    await enforceRate(deps.store, `onramp-b:ip:${clientIp}`, limit, {
+      scope: 'onramp-b',
+      message: (charge) => `Too many on-ramp session tokens: limit is ${charge.limit} per ${limit.windowMs / 1000} s per client`,
+    });
   }
 
   return {

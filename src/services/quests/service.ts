@@ -9,6 +9,7 @@ import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
 import type { SharedStore } from '../../store';
 import type { Hooks } from '../hooks';
+import { chargeRate, isOverLimit, rateLimited } from '../../store/rate-limit';
 import type { LeaderboardService } from '../leaderboards';
 import {
   DEFAULT_CATALOGUE,
@@ -272,14 +273,10 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
   }
 
   async function throttle(wallet: string): Promise<void> {
-    const hit = await deps.store.hit(`quest-claim:wallet:${wallet}`, claimLimit.windowMs);
-    const limit = Math.max(1, Math.floor(claimLimit.max * hit.share));
-    if (hit.count > limit) {
-      refuse('throttled', 'RATE_LIMITED', `Too many quest claims: limit is ${limit} per ${claimLimit.windowMs / 1000} s per wallet`, {
-        scope: 'quest-claim',
-        retryAfterSeconds: Math.max(1, Math.ceil(hit.resetMs / 1000)),
-      });
-    }
+    const charge = await chargeRate(deps.store, `quest-claim:wallet:${wallet}`, claimLimit);
+    if (!isOverLimit(charge)) return;
+    const refusal = rateLimited(`Too many quest claims: limit is ${charge.limit} per ${claimLimit.windowMs / 1000} s per wallet`, 'quest-claim', charge.resetMs);
+    refuse('throttled', refusal.code, refusal.message, refusal.details);
   }
 
   const seed = async (): Promise<{ created: string[] }> => ({ created: await seedCampaigns(deps.db, catalogue) });

@@ -6,6 +6,7 @@ import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../../input/storable-te
 import { parseInput } from '../../input/validate';
 import type { Mailer } from '../../providers/mailer';
 import type { SharedStore } from '../../store';
+import { enforceRate, retryAfterSeconds } from '../../store/rate-limit';
 import { hashOpaqueToken, newOpaqueToken } from '../auth';
 import { emailVerificationMail } from './mail';
 
@@ -173,12 +174,9 @@ export function createUsersService(deps: UsersServiceDeps): UsersService {
 
   /** Counted in the shared store, so every replica sees one budget per profile. */
   async function chargeMail(profileId: string): Promise<void> {
-    const hit = await store.hit(`users:verification-mail:${profileId}`, HOUR_MS);
-    if (hit.count <= Math.max(1, Math.floor(mailsPerHour * hit.share))) return;
-    const retryAfterSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
-    throw new AppError('RATE_LIMITED', `At most ${mailsPerHour} verification mails per hour; try again in ${retryAfterSeconds} s`, {
+    await enforceRate(store, `users:verification-mail:${profileId}`, { max: mailsPerHour, windowMs: HOUR_MS }, {
       scope: 'profile',
-      retryAfterSeconds,
+      message: (charge) => `At most ${mailsPerHour} verification mails per hour; try again in ${retryAfterSeconds(charge.resetMs)} s`,
     });
   }
 

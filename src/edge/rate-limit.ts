@@ -1,0 +1,71 @@
+import { AppError } from '../errors';
+import type { SharedStore } from '../store';
+import { chargeRate, rateLimited, type RateCharge, type RateLimit } from '../store/rate-limit';
+
+/**
+ * The edge's rate limits, the same for HTTP, graphql-ws and Socket.IO. Both build on the one
+ * helper in src/store/rate-limit.ts (which services use for their own limits), so every refusal is
+ * `RATE_LIMITED` with `details.scope` and `details.retryAfterSeconds`.
+ */
+
+/**
+ * Charges one request to each identity it carries (client IP, wallet) in the shared store; the
+ * charge with the least room left decides (it is the one a refusal names).
+ */
+export async function chargeTightest<S extends string>(
+  store: Pick<SharedStore, 'hit'>,
+  identities: ReadonlyArray<readonly [scope: S, key: string]>,
+  limit: RateLimit,
+): Promise<{ scope: S; charge: RateCharge }> {
+  const charges = await Promise.all(identities.map(([, key]) => chargeRate(store, key, limit)));
+  let tightest = 0;
+  charges.forEach((c, i) => {
+    if (c.limit - c.count < charges[tightest].limit - charges[tightest].count) tightest = i;
+  });
+  return { scope: identities[tightest][0], charge: charges[tightest] };
+}
+
+/** What one websocket connection may send: counted in process (no store round trip per event). */
+export interface EventLimits {
+  /** Events (operations) per `eventWindowMs`; more are refused one by one. */
+  eventsPerWindow: number;
+  eventWindowMs: number;
+  /** Messages per window beyond which the connection itself is closed, as a multiple of `eventsPerWindow`. */
+  abuseFactor: number;
+  /** Largest event accepted, in bytes. */
+  maxEventBytes: number;
+}
+
+/**
+ * `accept`: go on. `too-large` / `too-many`: refuse this one event with `refusal(verdict)` (the
+ * connection and its other subscriptions go on). `abuse`: far beyond the limit: close the connection.
+ */
+export type EventVerdict = 'accept' | 'too-large' | 'too-many' | 'abuse';
+
+/** One connection's event meter (fixed window), the same for graphql-ws and Socket.IO. */
+export function createEventMeter(limits: EventLimits, now: () => number = Date.now) {
+  let windowStart = now();
+  let seen = 0;
+  return {
+    /** Counts a message of `bytes`; `refusable` false (protocol pings, completes) only counts towards abuse. */
+    judge(bytes: number, refusable = true): EventVerdict {
+      const t = now();
+      if (t - windowStart >= limits.eventWindowMs) {
+        windowStart = t;
+        seen = 0;
+      }
+      seen += 1;
+      if (seen > limits.eventsPerWindow * limits.abuseFactor) return 'abuse';
+      if (!refusable) return 'accept';
+      if (bytes > limits.maxEventBytes) return 'too-large';
+      if (seen > limits.eventsPerWindow) return 'too-many';
+      return 'accept';
+    },
+    /** The refusal each verdict stands for (the same codes as HTTP). */
+    refusal(verdict: 'too-large' | 'too-many'): AppError {
+      if (verdict === 'too-large') return new AppError('PAYLOAD_TOO_LARGE', `Event larger than ${limits.maxEventBytes} bytes`);
+      const message = `Too many events: limit is ${limits.eventsPerWindow} per ${limits.eventWindowMs / 1000} s per connection`;
+      return rateLimited(message, 'connection', windowStart + limits.eventWindowMs - now());
+    },
+  };
+}
