@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CloseCode, makeServer } from 'graphql-ws';
-import type { ExecutionResult, GraphQLError } from 'graphql';
+import type { ExecutionArgs, ExecutionResult, GraphQLError } from 'graphql';
 import type { WebSocket } from 'ws';
 import { AppError } from '../errors';
 import type { Logger } from '../observability/logger';
@@ -60,9 +60,21 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
     extra.operations.delete(id);
     policy.recordOperation(running);
   };
-  const broadcast = createBroadcastResults({ onExecuted: () => opts.metrics.broadcastExecutions.inc() });
+  // Execution goes through the HTTP executor (graphql-jit plans, cached by Apollo's query hash): the arguments onSubscribe returns carry their plan key.
+  const documentKeys = new WeakMap<ExecutionArgs, string>();
+  const run = (args: ExecutionArgs, rootValue?: unknown) =>
+    policy.executor.run({
+      documentKey: documentKeys.get(args)!,
+      document: args.document,
+      operationName: args.operationName,
+      variables: args.variableValues ?? undefined,
+      contextValue: args.contextValue,
+      rootValue,
+    });
+  const broadcast = createBroadcastResults({ onExecuted: () => opts.metrics.broadcastExecutions.inc(), execute: run });
   const server = makeServer<Record<string, unknown> | undefined, ConnectionExtra>({
     schema: policy.schema,
+    execute: (args) => run(args),
     subscribe: (args) => broadcast.subscribe(args),
     // The whole policy runs here: when onSubscribe returns arguments, graphql-ws neither parses nor validates.
     onSubscribe: (ctx, id, payload) => {
@@ -80,6 +92,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
         variableValues: payload.variables,
         contextValue: policy.context({ requestId: `${ctx.extra.connId}:${id}`, ip: ctx.extra.request.ip, auth: ctx.extra.auth, operator: ctx.extra.operator === true, transport: 'ws', connectionId: ctx.extra.connId }),
       };
+      documentKeys.set(args, prepared.documentKey);
       const socket = ctx.extra.socket;
       if (socket) {
         const envelope = `{"id":${JSON.stringify(id)},"type":"next","payload":`;

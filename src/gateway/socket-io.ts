@@ -8,8 +8,9 @@ import { AppError, isAppError } from '../errors';
 import type { Logger } from '../observability/logger';
 import type { Services } from '../services';
 import type { RoomEvent } from '../services/chat';
+import { activityChannel } from '../services/activity';
 import type { AccessClaims } from '../services/auth';
-import type { RedisConnection, SharedStore } from '../store';
+import type { Bus, RedisConnection, SharedStore } from '../store';
 import { authenticateBearer } from '../http/auth-context';
 import { WS_CLOSE_SERVICE_RESTART } from '../http/drain';
 import { createConnectionLeases, type ConnectionCaps, type Scope } from './caps';
@@ -19,12 +20,11 @@ import type { GatewayMetrics } from './metrics';
 export const SOCKET_IO_PATH = '/socket.io/';
 /** Rooms one socket may be in at once. */
 export const MAX_ROOMS_PER_SOCKET = 10;
-/** The activity feed's channel in the shared store (type-graphql's pub/sub prefix + the topic). */
-const ACTIVITY_CHANNEL = 'gql:activity';
 
 export interface SocketIoDeps {
   services: Pick<Services, 'tokens' | 'chat' | 'presence'>;
   store: SharedStore;
+  bus: Bus;
   caps: ConnectionCaps;
   logger: Logger;
   http: { trustedProxyCidrs: string[]; corsOrigins: string[] };
@@ -95,13 +95,7 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
     roomListeners.delete(room);
     void listening.stop.then((stop) => stop());
   };
-  const stopActivity = deps.store.subscribe(ACTIVITY_CHANNEL, (message) => {
-    try {
-      io.local.emit('activity', JSON.parse(message));
-    } catch (err) {
-      logger.warn({ err }, 'socket.io: activity event is not JSON');
-    }
-  });
+  const stopActivity = deps.bus.listen(activityChannel, (event) => io.local.emit('activity', event));
 
   io.use(async (socket, next) => {
     try {

@@ -1,8 +1,7 @@
-import type { PubSub } from 'type-graphql';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import type { SharedStore } from '../store';
+import type { Bus, SharedStore } from '../store';
 import type { Logger } from '../observability/logger';
 import { createSignatureVerifier } from '../providers/sui-signatures';
 import { createMailer } from '../providers/mailer';
@@ -13,7 +12,6 @@ import { createJobRunArchiveService, type JobRunArchiveService } from './ops';
 import { createJobRunsService, type JobRunsService } from './ops';
 import { createPriceService, type PriceService } from './prices';
 import { createActivityService, type ActivityService } from './activity';
-import { createFanout } from '../store/fanout';
 import { createChatPlatformRelay } from '../providers/chat-platform';
 import { createChatService, type ChatService } from './chat';
 import { createPresenceService, type PresenceService } from './presence';
@@ -81,7 +79,8 @@ export interface ServiceDeps {
   logger: Logger;
   db: Db;
   store: SharedStore;
-  pubSub: PubSub;
+  /** The one pub/sub (src/store/bus.ts): activity and room events. */
+  bus: Bus;
   version: string;
   /** Per-process cache lifetime of leaderboard reads (0 disables; benchmarks). */
   leaderboardCacheTtlMs?: number;
@@ -95,7 +94,6 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const signatures = createSignatureVerifier({ url: config.chain.suiUrl, transport: config.chain.transport, network: config.network });
   const readCache = await createReadCacheService({ store: deps.store, logger: deps.logger });
   const leaderboards = await createLeaderboardService({ db: deps.db, store: deps.store, readCache, ttlMs: deps.leaderboardCacheTtlMs });
-  const fanout = createFanout(deps.store, deps.logger);
   const chatRelay = config.social.chatRelayWebhookUrl ? createChatPlatformRelay({ webhookUrl: config.social.chatRelayWebhookUrl, logger: deps.logger }) : null;
   const operator = createOperatorPolicy(config.operatorToken);
   const { writer, giveaways } = config.chain;
@@ -116,9 +114,9 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     tokens,
     zklogin,
     auth: createAuthService({ db: deps.db, tokens, config: config.auth, signatures, logger: deps.logger, zkLogin: zklogin }),
-    activity: createActivityService(deps.pubSub),
-    chat: createChatService({ db: deps.db, store: deps.store, fanout, logger: deps.logger, relay: chatRelay }),
-    presence: createPresenceService({ store: deps.store, fanout, logger: deps.logger }),
+    activity: createActivityService(deps.bus),
+    chat: createChatService({ db: deps.db, store: deps.store, bus: deps.bus, logger: deps.logger, relay: chatRelay }),
+    presence: createPresenceService({ store: deps.store, bus: deps.bus, logger: deps.logger }),
     blog: createBlogService({ webhookSecret: deps.config.blog.webhookSecret, logger: deps.logger, readCache }),
     leaderboards,
     quests: createQuestService({ db: deps.db, store: deps.store, logger: deps.logger, leaderboards, registry: deps.registry, claimLimit: config.quests.claimRateLimit }),
