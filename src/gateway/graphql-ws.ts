@@ -60,13 +60,12 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
     extra.operations.delete(id);
     policy.recordOperation(running);
   };
-  // Execution goes through the HTTP executor (graphql-jit plans, cached by Apollo's query hash): the arguments onSubscribe returns carry their plan key.
-  const documentKeys = new WeakMap<ExecutionArgs, string>();
+  // Execution goes through the HTTP executor (graphql-jit plans keyed as Apollo keys them: query hash and resolved operation name).
+  const plans = new WeakMap<ExecutionArgs, { documentKey: string; operationName: string | undefined }>();
   const run = (args: ExecutionArgs, rootValue?: unknown) =>
     policy.executor.run({
-      documentKey: documentKeys.get(args)!,
+      ...plans.get(args)!,
       document: args.document,
-      operationName: args.operationName,
       variables: args.variableValues ?? undefined,
       contextValue: args.contextValue,
       rootValue,
@@ -92,7 +91,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
         variableValues: payload.variables,
         contextValue: policy.context({ requestId: `${ctx.extra.connId}:${id}`, ip: ctx.extra.request.ip, auth: ctx.extra.auth, operator: ctx.extra.operator === true, transport: 'ws', connectionId: ctx.extra.connId }),
       };
-      documentKeys.set(args, prepared.documentKey);
+      plans.set(args, { documentKey: prepared.documentKey, operationName: prepared.operation.name?.value });
       const socket = ctx.extra.socket;
       if (socket) {
         const envelope = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
