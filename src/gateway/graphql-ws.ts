@@ -62,14 +62,12 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
   };
   // Execution goes through the HTTP executor (graphql-jit plans keyed as Apollo keys them: query hash and resolved operation name).
   const plans = new WeakMap<ExecutionArgs, { documentKey: string; operationName: string | undefined }>();
-  const run = (args: ExecutionArgs, rootValue?: unknown) =>
-    policy.executor.run({
-      ...plans.get(args)!,
-      document: args.document,
-      variables: args.variableValues ?? undefined,
-      contextValue: args.contextValue,
-      rootValue,
-    });
+  const run = (args: ExecutionArgs, rootValue?: unknown) => {
+    const plan = plans.get(args);
+    // onSubscribe returns every operation's arguments: without them the plan key would be wrong.
+    if (!plan) throw new Error('graphql-ws operation not prepared by the policy');
+    return policy.executor.run({ ...plan, document: args.document, variables: args.variableValues ?? undefined, contextValue: args.contextValue, rootValue });
+  };
   const broadcast = createBroadcastResults({ onExecuted: () => opts.metrics.broadcastExecutions.inc(), execute: run });
   const server = makeServer<Record<string, unknown> | undefined, ConnectionExtra>({
     schema: policy.schema,
