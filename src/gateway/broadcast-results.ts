@@ -1,8 +1,7 @@
 import {
   createSourceEventStream,
-  execute,
+  execute as executeWithGraphqlJs,
   getOperationAST,
-  subscribe as executeSubscription,
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
@@ -13,6 +12,8 @@ import { BROADCAST_EXTENSION } from '../graphql/broadcast';
 
 type Result = ExecutionResult;
 type SubscribeResult = AsyncIterableIterator<Result> | Result;
+/** Executes the operation's selection on one event (the transport's executor: graphql-jit plans in the gateway). */
+export type EventExecutor = (args: ExecutionArgs, event: unknown) => Result | Promise<Result>;
 
 export interface BroadcastResults {
   /**
@@ -29,11 +30,14 @@ export interface BroadcastResults {
 /**
  * A room broadcast to 10,000 subscribers must not run 10,000 executions and serializations:
  * subscribers of the same document, operation and variables get the same result object for the
- * same event (the fan-out hands every local listener one frozen event), executed and serialized
+ * same event (the bus hands every local listener one frozen event), executed and serialized
  * once, and each subscriber's frame is that JSON in its own `next` envelope, written by its sink.
- * Operations selecting any field not marked broadcast keep graphql-js's per-subscriber path.
+ * Operations selecting any field not marked broadcast are executed per subscriber and event.
+ * The source stream comes from graphql-js (`createSourceEventStream`); each event is executed
+ * by `execute` (graphql-js's by default).
  */
-export function createBroadcastResults(opts: { onExecuted?: () => void } = {}): BroadcastResults {
+export function createBroadcastResults(opts: { onExecuted?: () => void; execute?: EventExecutor } = {}): BroadcastResults {
+  const execute: EventExecutor = opts.execute ?? ((args, event) => executeWithGraphqlJs({ ...args, rootValue: event }));
   const eligible = new WeakMap<DocumentNode, Map<string | undefined, boolean>>();
   const documentIds = new WeakMap<DocumentNode, number>();
   const json = new WeakMap<Result, string>();
@@ -66,7 +70,7 @@ export function createBroadcastResults(opts: { onExecuted?: () => void } = {}): 
 
   /** The event's result for this operation: executed once per event and key, synchronously when execution is. */
   function resultFor(event: unknown, key: string, args: ExecutionArgs): Result | Promise<Result> {
-    if (event === null || typeof event !== 'object') return execute({ ...args, rootValue: event });
+    if (event === null || typeof event !== 'object') return execute(args, event);
     let byKey = results.get(event);
     if (!byKey) results.set(event, (byKey = new Map()));
     let result = byKey.get(key);
@@ -76,7 +80,7 @@ export function createBroadcastResults(opts: { onExecuted?: () => void } = {}): 
         if (!r.errors?.length) json.set(r, JSON.stringify(r));
         return r;
       };
-      const executed = execute({ ...args, rootValue: event });
+      const executed = execute(args, event);
       result = isPromise(executed) ? executed.then(shareable) : shareable(executed);
       byKey.set(key, result);
     }
@@ -85,11 +89,11 @@ export function createBroadcastResults(opts: { onExecuted?: () => void } = {}): 
 
   return {
     async subscribe(args) {
-      if (!isBroadcast(args.schema, args.document, args.operationName)) return executeSubscription(args);
       const source = await createSourceEventStream(args);
       if (!(Symbol.asyncIterator in source)) return source;
-      const key = operationKey(args);
       const events = source[Symbol.asyncIterator]();
+      if (!isBroadcast(args.schema, args.document, args.operationName)) return mapped(events, (event) => execute(args, event));
+      const key = operationKey(args);
       const sink = sinks.get(args);
       return sink ? pumped(events, (event) => resultFor(event, key, args), (r) => json.get(r), sink) : mapped(events, (event) => resultFor(event, key, args));
     },
@@ -118,7 +122,7 @@ function mapped(events: AsyncIterator<unknown>, resultOf: (event: unknown) => Re
   return iterator;
 }
 
-/** A source that can hand events over synchronously (the fan-out's LiveStream). */
+/** A source that can hand events over synchronously (the bus's BusStream). */
 interface AttachableSource {
   attach(consumer: (event: unknown) => void): void;
 }
@@ -129,7 +133,7 @@ const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => typeof (val
 /**
  * Delivers the events itself: a shared result goes to `sink` at once; graphql-ws's iterator only
  * yields the rest. While graphql-ws holds a yielded result (it is still sending it) or has
- * results queued, shared ones queue too, so frames leave in event order. A fan-out stream hands
+ * results queued, shared ones queue too, so frames leave in event order. A bus stream hands
  * events over synchronously (no promise per subscriber and event); any other source is pulled.
  */
 function pumped(

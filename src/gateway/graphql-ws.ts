@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CloseCode, makeServer } from 'graphql-ws';
-import type { ExecutionResult, GraphQLError } from 'graphql';
+import type { ExecutionArgs, ExecutionResult, GraphQLError } from 'graphql';
 import type { WebSocket } from 'ws';
 import { AppError } from '../errors';
 import { createEventMeter } from '../edge/rate-limit';
@@ -65,9 +65,18 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
     extra.operations.delete(id);
     policy.recordOperation(running);
   };
-  const broadcast = createBroadcastResults({ onExecuted: () => opts.metrics.broadcastExecutions.inc() });
+  // Execution goes through the HTTP executor (graphql-jit plans keyed as Apollo keys them: query hash and resolved operation name).
+  const plans = new WeakMap<ExecutionArgs, { documentKey: string; operationName: string | undefined }>();
+  const run = (args: ExecutionArgs, rootValue?: unknown) => {
+    const plan = plans.get(args);
+    // onSubscribe returns every operation's arguments: without them the plan key would be wrong.
+    if (!plan) throw new Error('graphql-ws operation not prepared by the policy');
+    return policy.executor.run({ ...plan, document: args.document, variables: args.variableValues ?? undefined, contextValue: args.contextValue, rootValue });
+  };
+  const broadcast = createBroadcastResults({ onExecuted: () => opts.metrics.broadcastExecutions.inc(), execute: run });
   const server = makeServer<Record<string, unknown> | undefined, ConnectionExtra>({
     schema: policy.schema,
+    execute: (args) => run(args),
     subscribe: (args) => broadcast.subscribe(args),
     // The whole policy runs here: when onSubscribe returns arguments, graphql-ws neither parses nor validates.
     onSubscribe: (ctx, id, payload) => {
@@ -85,6 +94,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
         variableValues: payload.variables,
         contextValue: policy.context({ requestId: `${ctx.extra.connId}:${id}`, ip: ctx.extra.request.ip, auth: ctx.extra.auth, operator: ctx.extra.operator === true, transport: 'ws', connectionId: ctx.extra.connId }),
       };
+      plans.set(args, { documentKey: prepared.documentKey, operationName: prepared.operation.name?.value });
       const socket = ctx.extra.socket;
       if (socket) {
         const envelope = `{"id":${JSON.stringify(id)},"type":"next","payload":`;

@@ -10,7 +10,8 @@ import { toWireError } from '../edge/wire-error';
 import type { Logger } from '../observability/logger';
 import type { Services } from '../services';
 import type { RoomEvent } from '../services/chat';
-import type { RedisConnection, SharedStore } from '../store';
+import { activityChannel } from '../services/activity';
+import type { Bus, RedisConnection, SharedStore } from '../store';
 import { handshakeAuthorization, type CallerClaims, type CallerReader } from '../edge/caller';
 import { authorize, type Access } from '../edge/authorize';
 import { WS_CLOSE_SERVICE_RESTART } from '../http/drain';
@@ -18,14 +19,13 @@ import { createConnectionLeases, type ConnectionCaps, type Scope } from './caps'
 import type { GatewayMetrics } from './metrics';
 
 export const SOCKET_IO_PATH = '/socket.io/';
-/** The activity feed's channel in the shared store (type-graphql's pub/sub prefix + the topic). */
-const ACTIVITY_CHANNEL = 'gql:activity';
 
 export interface SocketIoDeps {
   services: Pick<Services, 'chat' | 'presence'>;
   /** The caller of the handshake's `auth.token`, read as HTTP reads its Authorization header. */
   readCaller: CallerReader;
   store: SharedStore;
+  bus: Bus;
   caps: ConnectionCaps;
   logger: Logger;
   http: { trustedProxyCidrs: string[]; corsOrigins: string[] };
@@ -97,13 +97,7 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
     roomListeners.delete(room);
     void listening.stop.then((stop) => stop());
   };
-  const stopActivity = deps.store.subscribe(ACTIVITY_CHANNEL, (message) => {
-    try {
-      io.local.emit('activity', JSON.parse(message));
-    } catch (err) {
-      logger.warn({ err }, 'socket.io: activity event is not JSON');
-    }
-  });
+  const stopActivity = deps.bus.listen(activityChannel, (event) => io.local.emit('activity', event));
 
   io.use(async (socket, next) => {
     try {

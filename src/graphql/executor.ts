@@ -13,7 +13,11 @@ interface ExecuteArgs {
   operationName: string | null | undefined;
   variables: Record<string, unknown> | undefined;
   contextValue: unknown;
+  /** A subscription's event (its fields resolve on it); undefined for queries and mutations. */
+  rootValue?: unknown;
 }
+
+export type PlanOutcome = 'compiled' | 'fallback';
 
 /** graphql-jit refused the document: graphql-js runs it instead. */
 const FALLBACK = Symbol('fallback');
@@ -22,8 +26,9 @@ const FALLBACK = Symbol('fallback');
  * Runs operations through plans compiled by graphql-jit, cached in an LRU by document hash and
  * operation; a document graphql-jit cannot compile is executed by graphql-js, and the choice is
  * remembered. Validation happens before (Apollo, or the websocket policy), as for `execute`.
+ * HTTP (through Apollo) and graphql-ws (queries, mutations and each subscription event) share it.
  */
-export function createJitExecutor(schema: GraphQLSchema, opts: { maxPlans?: number } = {}) {
+export function createJitExecutor(schema: GraphQLSchema, opts: { maxPlans?: number; onPlan?: (outcome: PlanOutcome) => void } = {}) {
   const plans = new LRUCache<string, CompiledQuery | typeof FALLBACK>({ max: opts.maxPlans ?? DEFAULT_PLAN_CACHE_SIZE });
   const stats = { compiled: 0, fallbacks: 0 };
   function planFor(args: ExecuteArgs): CompiledQuery | typeof FALLBACK {
@@ -34,25 +39,37 @@ export function createJitExecutor(schema: GraphQLSchema, opts: { maxPlans?: numb
       plan = isCompiledQuery(compiled) ? compiled : FALLBACK;
       if (plan === FALLBACK) stats.fallbacks++;
       else stats.compiled++;
+      opts.onPlan?.(plan === FALLBACK ? 'fallback' : 'compiled');
       plans.set(key, plan);
     }
     return plan;
   }
-  return {
-    stats,
-    async execute(args: ExecuteArgs): Promise<ExecutionResult> {
-      const plan = planFor(args);
-      const standard = () => execute({ schema, document: args.document, operationName: args.operationName, variableValues: args.variables, contextValue: args.contextValue });
-      if (plan === FALLBACK) return standard();
-      const result = await plan.query(undefined, args.contextValue, args.variables);
+  /** Synchronous when the plan's resolvers are: a subscription event shared by many subscribers needs no promise each. */
+  function run(args: ExecuteArgs): ExecutionResult | Promise<ExecutionResult> {
+    const plan = planFor(args);
+    const standard = () =>
+      execute({ schema, document: args.document, operationName: args.operationName, variableValues: args.variables, contextValue: args.contextValue, rootValue: args.rootValue });
+    if (plan === FALLBACK) return standard();
+    const finish = (result: ExecutionResult): ExecutionResult | Promise<ExecutionResult> => {
       if (!result.errors?.length) return result;
       // A request error (bad variables: no `data` at all) is rare; graphql-js reports it with the
       // nodes our error codes are read from. Nothing has executed yet, so running it again is safe.
       if (!('data' in result)) return standard();
       return { ...result, errors: result.errors.map(asGraphqlJsError) };
+    };
+    const result = plan.query(args.rootValue, args.contextValue, args.variables);
+    return isPromise(result) ? result.then(finish) : finish(result);
+  }
+  return {
+    stats,
+    run,
+    async execute(args: ExecuteArgs): Promise<ExecutionResult> {
+      return run(args);
     },
   };
 }
+
+const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => typeof (value as { then?: unknown } | null)?.then === 'function';
 
 /** graphql-jit's errors are look-alikes without `extensions`; Apollo and our formatter expect graphql-js's class. */
 function asGraphqlJsError(error: GraphQLError): GraphQLError {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../observability/logger';
@@ -27,7 +28,9 @@ export interface OperationRequest {
   transport: Transport;
 }
 
-export type PreparedOperation = { document: DocumentNode; operation: OperationDefinitionNode } | { errors: GraphQLError[]; operation?: OperationDefinitionNode };
+export type PreparedOperation =
+  | { document: DocumentNode; operation: OperationDefinitionNode; /** The executor's plan key: Apollo's query hash, so both transports share plans. */ documentKey: string }
+  | { errors: GraphQLError[]; operation?: OperationDefinitionNode };
 
 /** Characters of screened-and-passed documents remembered per process (so a passing document is parsed once). */
 const SCREENED_SOURCES_MAX_CHARS = 4 * 1024 * 1024;
@@ -92,27 +95,29 @@ export function createGraphqlPolicy(opts: GraphqlPolicyOptions) {
    * websocket gateway neither parses nor validates a known document again, and subscribers of one
    * document share one broadcast execution (src/gateway/broadcast-results.ts keys on the document).
    */
-  const validated = new LRUCache<string, DocumentNode>({ maxSize: SCREENED_SOURCES_MAX_CHARS, sizeCalculation: (_v, source) => Math.max(1, source.length) });
+  const validated = new LRUCache<string, { document: DocumentNode; documentKey: string }>({ maxSize: SCREENED_SOURCES_MAX_CHARS, sizeCalculation: (_v, source) => Math.max(1, source.length) });
   /** Source → checked, parsed, validated operation, for transports without their own pipeline. */
   const prepare = (request: OperationRequest): PreparedOperation => {
     if (typeof request.query !== 'string' || !request.query) return { errors: [codedError('BAD_REQUEST', 'The operation must contain a non-empty `query`')] };
-    let document = validated.get(request.query);
-    if (!document) {
+    let known = validated.get(request.query);
+    if (!known) {
       const parsed = parseWithinCaps(request.query);
       if (parsed instanceof GraphQLError) return { errors: [parsed] };
       const invalid = validateDocument(parsed);
       if (invalid.length) return { errors: [...invalid] };
-      validated.set(request.query, (document = parsed));
+      known = { document: parsed, documentKey: createHash('sha256').update(request.query).digest('hex') };
+      validated.set(request.query, known);
     }
+    const { document, documentKey } = known;
     const operation = resolveOperation(document, request.operationName);
     if (operation instanceof GraphQLError) return { errors: [operation] };
     const refused = checkOperation(schema, operation, request.variables, request.transport);
-    return refused ? { errors: [refused], operation } : { document, operation };
+    return refused ? { errors: [refused], operation } : { document, operation, documentKey };
   };
 
   return {
     schema,
-    executor: createJitExecutor(schema),
+    executor: createJitExecutor(schema, { onPlan: (outcome) => opts.metrics.graphqlPlans.inc({ outcome }) }),
     parseOptions: PARSE_OPTIONS,
     documentRules,
     screen,

@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
 import type { Services } from '../services';
-import type { SharedStore } from '../store';
+import type { Bus, SharedStore } from '../store';
 import { createSharedKeyValueCache, type SharedKeyValueCache } from '../store/keyv-cache';
 import { createApollo, graphqlHttpHandler } from '../graphql/apollo';
 import { createGraphqlPolicy } from '../graphql/policy';
@@ -35,6 +35,8 @@ export interface HttpAppDeps {
   logger: Logger;
   metrics: Metrics;
   store: SharedStore;
+  /** The pub/sub the schema's subscriptions and Socket.IO share (src/store/bus.ts). */
+  bus: Bus;
   services: Services;
   schema: GraphQLSchema;
   caps?: Partial<ConnectionCaps>;
@@ -95,7 +97,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const gatewayMetrics = createGatewayMetrics(deps.metrics.registry);
   const gateway = createGraphqlWsGateway({ policy, readCaller, store: deps.store, logger: deps.logger, caps, presence: services.presence, metrics: gatewayMetrics });
   registerGraphqlWs(app, gateway, handler);
-  await registerSocketIo(app, { services, readCaller, store: deps.store, caps, logger: deps.logger, http: config.http, redis: deps.socketIoRedis, metrics: gatewayMetrics });
+  await registerSocketIo(app, { services, readCaller, store: deps.store, bus: deps.bus, caps, logger: deps.logger, http: config.http, redis: deps.socketIoRedis, metrics: gatewayMetrics });
 
   await registerOpenApi(app, { version: services.system.info().version });
   await app.register(restRoutes, { prefix: '/api', services });

@@ -7,6 +7,7 @@ export interface Metrics {
   graphqlOperations: Counter<'operation' | 'type' | 'outcome'>;
   graphqlDuration: Histogram<'operation' | 'type'>;
   admissionRejections: Counter<'scope'>;
+  graphqlPlans: Counter<'outcome'>;
 }
 
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
@@ -45,6 +46,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       name: 'admission_rejections_total',
       help: 'Requests refused by admission control, by the scope whose limit was hit',
       labelNames: ['scope'],
+      registers: [registry],
+    }),
+    graphqlPlans: new Counter({
+      name: 'graphql_jit_plans_total',
+      help: 'GraphQL execution plans made for the plan cache (HTTP and graphql-ws share it): compiled by graphql-jit, or fallback (run by graphql-js)',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
   };

@@ -1,7 +1,7 @@
 import { Field, Float, ObjectType, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Broadcast } from '../graphql/broadcast';
 import { GraphQLISODateTime } from 'type-graphql';
-import { ACTIVITY_TOPIC } from '../services/activity';
+import { activityChannel, type ActivityMessage } from '../services/activity';
 import type { Services } from '../services';
 
 @ObjectType({ description: 'Liveness of the API process' })
@@ -30,8 +30,8 @@ export class SystemResolver {
   }
 
   @Broadcast()
-  @Subscription(() => Activity, { topics: ACTIVITY_TOPIC, description: 'Game activity feed, from every replica' })
-  activity(@Root() event: { kind: string; player: string; summary: string; at: string }): Activity {
+  @Subscription(() => Activity, { topics: activityChannel.name, description: 'Game activity feed, from every replica' })
+  activity(@Root() event: ActivityMessage): Activity {
     return { ...event, at: new Date(event.at) };
   }
 }

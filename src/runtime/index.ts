@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import { createLogger, type Logger } from '../observability/logger';
 import { createMetrics, type Metrics } from '../observability/metrics';
-import { connectRedis, createSharedStore, createPubSub, type SharedStore } from '../store';
+import { connectRedis, createBus, createSharedStore, type SharedStore } from '../store';
 import type { RedisOptions } from 'ioredis';
 import { createDb, type Db } from '../db/client';
 import { createServices, type Services } from '../services';
@@ -127,8 +127,8 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   shutdown.add('store', 'shared store', () => store.close());
   const db = overrides.db ?? (await createDb({ databaseUrl: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir, logger, statementTimeoutMs: config.databaseStatementTimeoutMs }));
   if (!overrides.db) shutdown.add('db', 'database', () => db.close());
-  const pubSub = createPubSub(store, { logger });
-  const services = await createServices({ config, logger, db, store, pubSub, version: overrides.version ?? VERSION, leaderboardCacheTtlMs: overrides.leaderboardCacheTtlMs, registry: metrics.registry, now: overrides.now });
+  const bus = createBus(store, { logger });
+  const services = await createServices({ config, logger, db, store, bus, version: overrides.version ?? VERSION, leaderboardCacheTtlMs: overrides.leaderboardCacheTtlMs, registry: metrics.registry, now: overrides.now });
   shutdown.add('roles', 'quest lifecycle watch', () => services.quests.close());
   shutdown.add('roles', 'chat relay and presence', async () => void (await Promise.all([services.chat.close(), services.presence.close()])));
   // First boot: an empty quest catalogue is seeded before the API answers (GET /api/quests/list shows it at once).
@@ -141,14 +141,14 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   runtime.core = { db, store, services };
 
   if (roles.has('api')) {
-    const schema = await buildGraphqlSchema({ services, pubSub });
+    const schema = await buildGraphqlSchema({ services, pubSub: bus.pubSub });
     // One origin: `/blog` is proxied to BLOG_UPSTREAM_URL, else to this platform's own blog process.
     const blogUpstream = config.blog.upstreamUrl ?? (roles.has('blog') ? `http://127.0.0.1:${config.blog.port}` : undefined);
     const storeKeyPrefix = overrides.storeKeyPrefix ?? config.store.keyPrefix;
     const socketIoRedis = { connect: (extra?: RedisOptions) => connectRedis(config.store, extra), keyPrefix: storeKeyPrefix };
     const responseCache = overrides.responseCache ?? createSharedKeyValueCache({ ...config.store, keyPrefix: storeKeyPrefix, logger });
     shutdown.add('store', 'response cache', () => responseCache.close());
-    const app = await buildHttpApp({ config, logger, metrics, store, services, schema, caps: overrides.caps, extraRoutes: overrides.extraRoutes, admission: overrides.admission, blogUpstream, socketIoRedis, responseCache });
+    const app = await buildHttpApp({ config, logger, metrics, store, bus, services, schema, caps: overrides.caps, extraRoutes: overrides.extraRoutes, admission: overrides.admission, blogUpstream, socketIoRedis, responseCache });
     // Unready first (the edge's health checks stop routing here while requests are still served),
     // then the drain: requests end within the request timeout (answered 503 then); a little slack to flush them.
     shutdown.add('http', 'http server', async () => {

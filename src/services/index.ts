@@ -1,8 +1,7 @@
-import type { PubSub } from 'type-graphql';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import type { SharedStore } from '../store';
+import type { Bus, SharedStore } from '../store';
 import type { Logger } from '../observability/logger';
 import { createSignatureVerifier } from '../providers/sui-signatures';
 import { createMailer } from '../providers/mailer';
@@ -14,7 +13,6 @@ import { createJobRunsService, type JobRunsService } from './ops';
 import { createPriceService, type PriceService } from './prices';
 import { broadcastBetResults, createActivityService, type ActivityService } from './activity';
 import { createHooks, type Hooks } from './hooks';
-import { createFanout } from '../store/fanout';
 import { createChatPlatformRelay } from '../providers/chat-platform';
 import { createChatService, type ChatService } from './chat';
 import { createPresenceService, type PresenceService } from './presence';
@@ -84,7 +82,8 @@ export interface ServiceDeps {
   logger: Logger;
   db: Db;
   store: SharedStore;
-  pubSub: PubSub;
+  /** The one pub/sub (src/store/bus.ts): activity and room events. */
+  bus: Bus;
   version: string;
   /** Per-process cache lifetime of leaderboard reads (0 disables; benchmarks). */
   leaderboardCacheTtlMs?: number;
@@ -100,7 +99,6 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const signatures = createSignatureVerifier({ url: config.chain.suiUrl, transport: config.chain.transport, network: config.network });
   const readCache = await createReadCacheService({ store: deps.store, logger: deps.logger });
   const leaderboards = await createLeaderboardService({ db: deps.db, store: deps.store, readCache, ttlMs: deps.leaderboardCacheTtlMs });
-  const fanout = createFanout(deps.store, deps.logger);
   const chatRelay = config.social.chatRelayWebhookUrl ? createChatPlatformRelay({ webhookUrl: config.social.chatRelayWebhookUrl, logger: deps.logger }) : null;
   const operator = createOperatorPolicy(config.operatorToken);
   const { writer, giveaways } = config.chain;
@@ -115,7 +113,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   registerGiveawaySettle(chainWriter);
   registerSubnameIssuance(chainWriter);
   const hooks = createHooks(deps.logger);
-  const activity = createActivityService(deps.pubSub);
+  const activity = createActivityService(deps.bus);
   broadcastBetResults(hooks, activity, deps.logger);
   const zklogin = createZkLoginService({ db: deps.db, config: config.auth.zkLogin, logger: deps.logger });
   return {
@@ -126,8 +124,8 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     auth: createAuthService({ db: deps.db, tokens, config: config.auth, signatures, logger: deps.logger, zkLogin: zklogin, hooks, now: deps.now }),
     activity,
     hooks,
-    chat: createChatService({ db: deps.db, store: deps.store, fanout, logger: deps.logger, relay: chatRelay, limits: config.chat }),
-    presence: createPresenceService({ store: deps.store, fanout, logger: deps.logger }),
+    chat: createChatService({ db: deps.db, store: deps.store, bus: deps.bus, logger: deps.logger, relay: chatRelay, limits: config.chat }),
+    presence: createPresenceService({ store: deps.store, bus: deps.bus, logger: deps.logger }),
     blog: createBlogService({ webhookSecret: deps.config.blog.webhookSecret, logger: deps.logger, readCache }),
     leaderboards,
     quests: createQuestService({ db: deps.db, store: deps.store, logger: deps.logger, leaderboards, registry: deps.registry, claimLimit: config.quests.claimRateLimit, hooks, now: deps.now }),

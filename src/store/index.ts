@@ -8,7 +8,7 @@ import type { SharedStore, StoreBackend } from './types';
 export type { HitResult, MessageHandler, SharedStore, StoreBackend, Unsubscribe } from './types';
 export { createMemoryStore, type MemoryStore } from './memory';
 export { FailoverStore } from './failover';
-export { createPubSub, type StorePubSub } from './pubsub';
+export { createBus, defineChannel, defineChannelFamily, BusStream, type Bus, type BusPubSub, type Channel, type PayloadOf } from './bus';
 export { connectRedis, type RedisConnection } from './connection';
 export { renewMembers } from './renew-members';
 

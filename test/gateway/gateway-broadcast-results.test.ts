@@ -7,7 +7,7 @@ import { GraphQLInt, GraphQLObjectType, GraphQLSchema, parse, type ExecutionResu
 import { describe, expect, it } from 'vitest';
 import { createBroadcastResults } from '../../src/gateway/broadcast-results';
 import { BROADCAST_EXTENSION } from '../../src/graphql/broadcast';
-import { createFanout } from '../../src/store/fanout';
+import { createBus, defineChannel } from '../../src/store';
 import { createMemoryStore } from '../../src/store';
 import { testLogger } from '../helpers/db';
 
@@ -71,14 +71,15 @@ async function run(source: () => AsyncIterator<Tick>, publish: (n: number) => Pr
 const inOrder = (seen: Seen) => seen.map((s) => s.n);
 
 describe('broadcast results: sink and iterator keep event order', () => {
-  it('with a fan-out stream (events handed over synchronously)', async () => {
+  it('with a bus stream (events handed over synchronously)', async () => {
     const store = createMemoryStore({ logger: testLogger });
-    const fanout = createFanout(store, testLogger);
-    const stream = fanout.stream<Tick>('ticks', (e) => e as Tick);
+    const bus = createBus(store, { logger: testLogger });
+    const ticks = defineChannel<Tick>('ticks');
+    const stream = bus.stream(ticks);
     await stream.ready;
     const seen = await run(
       () => stream,
-      (n) => fanout.publish('ticks', { n }),
+      (n) => bus.publish(ticks, { n }),
       (s) => s.length === 7,
     );
     expect(inOrder(seen)).toEqual([1, 2, 3, 4, 5, 6, 7]);

@@ -8,7 +8,6 @@ import {
   SendTypingDocument,
   TypingDocument,
 } from '../../src/generated/graphql';
-import { CHAT_LIMITS } from '../../src/services/chat';
 import { startApi, type TestApi } from '../helpers/api';
 import { loginWithKeypair, postJson, type LoggedIn } from '../helpers/auth';
 import { gql, wsClient, wsQuery, wsSubscribe } from '../helpers/client';

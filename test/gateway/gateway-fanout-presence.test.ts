@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryStore, type SharedStore } from '../../src/store';
-import { createFanout } from '../../src/store/fanout';
+import { createBus, createMemoryStore, type SharedStore } from '../../src/store';
 import { createPresenceService, type PresenceService } from '../../src/services/presence/service';
-import type { RoomEvent } from '../../src/services/chat/room-events';
+import { roomChannel, type RoomEvent } from '../../src/services/chat/room-events';
 import { captureLogger } from '../helpers/logs';
 import { until } from './gateway-helpers';
 
@@ -22,7 +21,7 @@ function counting(store: SharedStore) {
   return { store: wrapped, calls };
 }
 
-describe('fan-out and presence over the shared store (embedded memory store)', () => {
+describe('bus fan-out and presence over the shared store (embedded memory store)', () => {
   const closers: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const close of closers.splice(0).reverse()) await close();
@@ -33,18 +32,18 @@ describe('fan-out and presence over the shared store (embedded memory store)', (
     const memory = createMemoryStore({ logger });
     closers.push(() => memory.close());
     const { store, calls } = counting(memory);
-    const fanout = createFanout(store, logger);
+    const bus = createBus(store, { logger });
     const seen: unknown[] = [];
-    const removals = await Promise.all(Array.from({ length: 1_000 }, () => fanout.listen('rt:room:global', (e) => seen.push(e))));
+    const removals = await Promise.all(Array.from({ length: 1_000 }, () => bus.listen(roomChannel('global'), (e) => seen.push(e))));
     expect(calls.subscribe).toBe(1);
-    await fanout.publish('rt:room:global', { type: 'typing', typing: { room: 'global', user: '0x1', at: 'now' } });
+    await bus.publish(roomChannel('global'), { type: 'typing', typing: { room: 'global', user: '0x1', at: 'now' } });
     expect(calls.publish).toBe(1);
     await until(() => seen.length === 1_000, 'every listener');
     expect(new Set(seen).size).toBe(1); // decoded once, shared (frozen)
     expect(Object.isFrozen(seen[0])).toBe(true);
     await Promise.all(removals.map((remove) => remove()));
-    await fanout.publish('rt:room:global', { type: 'typing' });
-    const again = await fanout.listen('rt:room:global', () => undefined);
+    await bus.publish(roomChannel('global'), { type: 'typing', typing: { room: 'global', user: '0x1', at: 'later' } });
+    const again = await bus.listen(roomChannel('global'), () => undefined);
     expect(calls.subscribe).toBe(2); // the last removal unsubscribed; a new listener subscribes again
     await again();
   });
@@ -53,16 +52,16 @@ describe('fan-out and presence over the shared store (embedded memory store)', (
     const { logger } = captureLogger();
     const store = createMemoryStore({ logger });
     closers.push(() => store.close());
-    const fanout = createFanout(store, logger);
+    const bus = createBus(store, { logger });
     const start = (heartbeatMs: number): PresenceService => {
-      const presence = createPresenceService({ store, fanout, logger, leaseMs: 600, heartbeatMs, sweepMs: 100 });
+      const presence = createPresenceService({ store, bus, logger, leaseMs: 600, heartbeatMs, sweepMs: 100 });
       closers.push(() => presence.close());
       return presence;
     };
     const survivor = start(200);
     const crashed = start(60_000); // never renews within the test: as if killed
     const events: RoomEvent[] = [];
-    closers.push(await fanout.listen('rt:room:global', (e) => events.push(e as RoomEvent)));
+    closers.push(await bus.listen(roomChannel('global'), (e) => events.push(e)));
 
     await survivor.connect('a1', '0xaaa');
     await survivor.join('a1', 'global');

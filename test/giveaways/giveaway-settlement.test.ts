@@ -11,7 +11,7 @@ import { createSuiWriter } from '../../src/providers/sui-writer';
 import { loadConfig } from '../../src/config';
 import { jobDefinitions } from '../../src/jobs';
 import { createServices } from '../../src/services';
-import { createPubSub, createSharedStore } from '../../src/store';
+import { createBus, createSharedStore } from '../../src/store';
 import { createTestDb, testLogger, type TestDb } from '../helpers/db';
 import { waitUntil } from '../helpers/indexer';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain';
@@ -86,7 +86,7 @@ describe('giveaway settlement', () => {
       const config = loadConfig({ envDir: '/nonexistent', env: { NODE_ENV: 'test', CACHE_STORE: 'memory', 'CHAIN.SUI_URL': chain.graphqlUrl, PLATFORM_PACKAGE_ID: chain.packageId, ...env } });
       const store = await createSharedStore({ ...config.store, logger: testLogger });
       try {
-        const services = await createServices({ config, logger: testLogger, db: test.db, store, pubSub: createPubSub(store, { logger: testLogger }), version: 'test' });
+        const services = await createServices({ config, logger: testLogger, db: test.db, store, bus: createBus(store, { logger: testLogger }), version: 'test' });
         return jobDefinitions({ config, services, logger: testLogger }).map((j) => j.key);
       } finally {
         await store.close();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createPubSub, createSharedStore, type SharedStore } from '../../src/store';
+import { createBus, createSharedStore, type SharedStore } from '../../src/store';
 import { captureLogger, requireServices, sleep, waitFor } from '../helpers/store';
 
 /**
@@ -237,13 +237,13 @@ for (const backend of backends) {
       const p = prefix();
       const [a, b] = backend.name === 'memory' ? await replicas() : [await backend.make(p), await backend.make(p)];
       const { logger } = captureLogger();
-      const pubA = createPubSub(a, { logger });
-      const pubB = createPubSub(b, { logger });
+      const pubA = createBus(a, { logger }).pubSub;
+      const pubB = createBus(b, { logger }).pubSub;
 
       const sub = pubB.subscribe('MESSAGE_ADDED', 'room-1');
       const otherRoom = pubB.subscribe('MESSAGE_ADDED', 'room-2');
       await Promise.all([sub.ready, otherRoom.ready]);
-      if (backend.numsub) expect(await backend.numsub(p, 'gql:MESSAGE_ADDED:room-1')).toBe(1);
+      if (backend.numsub) expect(await backend.numsub(p, 'MESSAGE_ADDED:room-1')).toBe(1);
 
       await pubA.publish('MESSAGE_ADDED', 'room-1', { text: 'hi', n: 1 });
       await pubA.publish('MESSAGE_ADDED', 'room-1', { text: 'again', n: 2 });
@@ -257,18 +257,18 @@ for (const backend of backends) {
         { text: 'again', n: 2 },
       ]);
       expect(await sub.next()).toEqual({ value: undefined, done: true });
-      if (backend.numsub) expect(await backend.numsub(p, 'gql:MESSAGE_ADDED:room-1')).toBe(0);
+      if (backend.numsub) expect(await backend.numsub(p, 'MESSAGE_ADDED:room-1')).toBe(0);
 
       // The other room saw nothing and ends cleanly while waiting.
       const pending = otherRoom.next();
       await otherRoom.return();
       expect(await pending).toEqual({ value: undefined, done: true });
-      if (backend.numsub) expect(await backend.numsub(p, 'gql:MESSAGE_ADDED:room-2')).toBe(0);
+      if (backend.numsub) expect(await backend.numsub(p, 'MESSAGE_ADDED:room-2')).toBe(0);
     });
 
     it('supports topics without an id and payloads of any JSON shape', async () => {
       const store = await backend.make(prefix());
-      const pubsub = createPubSub(store, { logger: captureLogger().logger });
+      const pubsub = createBus(store, { logger: captureLogger().logger }).pubSub;
       const sub = pubsub.subscribe('PRICES');
       await sub.ready;
       await pubsub.publish('PRICES', [1, 2]);

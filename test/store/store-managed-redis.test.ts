@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPubSub, createSharedStore, type SharedStore } from '../../src/store';
+import { createBus, createSharedStore, type SharedStore } from '../../src/store';
 import { captureLogger, freePort, hasRedisServer, requireServices, waitFor } from '../helpers/store';
 
 const dir = mkdtempSync(join(tmpdir(), 'store-managed-redis-'));
@@ -114,9 +114,9 @@ describe.skipIf(!run)('shared store through Redis Sentinel', () => {
     await store.hit('counter', 60_000);
     expect((await other.hit('counter', 60_000)).count).toBe(2);
 
-    const events = createPubSub(other, { logger: captureLogger().logger }).subscribe('topic');
+    const events = createBus(other, { logger: captureLogger().logger }).pubSub.subscribe('topic');
     await events.ready;
-    await createPubSub(store, { logger: captureLogger().logger }).publish('topic', { n: 1 });
+    await createBus(store, { logger: captureLogger().logger }).pubSub.publish('topic', { n: 1 });
     expect((await events.next()).value).toEqual({ n: 1 });
 
     // Replication is asynchronous and a forced failover does not wait for it: let the replica catch up first.
@@ -195,9 +195,9 @@ describe.skipIf(!run)('shared store through Redis Cluster', () => {
     await other.addMember('room:1', 'bob', 60_000);
     expect((await store.members('room:1')).sort()).toEqual(['alice', 'bob']);
 
-    const events = createPubSub(other, { logger: captureLogger().logger }).subscribe('topic');
+    const events = createBus(other, { logger: captureLogger().logger }).pubSub.subscribe('topic');
     await events.ready;
-    await createPubSub(store, { logger: captureLogger().logger }).publish('topic', { n: 2 });
+    await createBus(store, { logger: captureLogger().logger }).pubSub.publish('topic', { n: 2 });
     expect((await events.next()).value).toEqual({ n: 2 });
     await events.return();
   }, 30_000);

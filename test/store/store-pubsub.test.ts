@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { parse, subscribe, type ExecutionResult } from 'graphql';
 import { Arg, buildSchema, Field, ObjectType, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPubSub, createSharedStore, type SharedStore } from '../../src/store';
+import { createBus, createSharedStore, type SharedStore } from '../../src/store';
 import { captureLogger } from '../helpers/store';
 
 /**
@@ -81,7 +81,7 @@ for (const variant of variants) {
 
       const schema = await buildSchema({
         resolvers: [MessageResolver],
-        pubSub: createPubSub(counted, { logger }),
+        pubSub: createBus(counted, { logger }).pubSub,
         validate: false,
       });
       const result = await subscribe({
@@ -92,7 +92,7 @@ for (const variant of variants) {
       const events = result as AsyncGenerator<ExecutionResult>;
       const first = events.next(); // starts the source stream
 
-      const publisher = createPubSub(publisherSide, { logger });
+      const publisher = createBus(publisherSide, { logger }).pubSub;
       await waitUntil(() => active === 1);
       await publisher.publish('MESSAGE', 'r2', { room: 'r2', text: 'other room' });
       await publisher.publish('MESSAGE', 'r1', { room: 'r1', text: 'hidden' });

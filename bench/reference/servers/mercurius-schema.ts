@@ -6,7 +6,7 @@ import mercurius from 'mercurius';
 import { createDb } from '../../../src/db/client';
 import { buildGraphqlSchema } from '../../../src/resolvers';
 import { createServices } from '../../../src/services';
-import { createPubSub, createSharedStore } from '../../../src/store';
+import { createBus, createSharedStore } from '../../../src/store';
 import type { GraphqlContext } from '../../../src/graphql/context';
 import { announce, benchConfig, benchLogger, flag } from './common';
 
@@ -14,10 +14,10 @@ const config = benchConfig();
 const logger = benchLogger();
 const store = await createSharedStore({ ...config.store, logger });
 const db = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
-const pubSub = createPubSub(store, { logger });
-const services = await createServices({ config, logger, db, store, pubSub, version: 'bench', leaderboardCacheTtlMs: Number(flag('cache-ttl', '30000')) });
+const bus = createBus(store, { logger });
+const services = await createServices({ config, logger, db, store, bus, version: 'bench', leaderboardCacheTtlMs: Number(flag('cache-ttl', '30000')) });
 await services.quests.start();
-const schema = await buildGraphqlSchema({ services, pubSub });
+const schema = await buildGraphqlSchema({ services, pubSub: bus.pubSub });
 
 const app = Fastify();
 await app.register(mercurius, {

@@ -1,6 +1,4 @@
-import type { PubSub } from 'type-graphql';
-
-export const ACTIVITY_TOPIC = 'activity';
+import { defineChannel, type Bus } from '../../store';
 
 export interface ActivityEvent {
   kind: string;
@@ -9,15 +7,27 @@ export interface ActivityEvent {
   at: Date;
 }
 
+/** An activity event as it travels on the bus (JSON: `at` is an ISO timestamp). */
+export interface ActivityMessage extends Omit<ActivityEvent, 'at'> {
+  at: string;
+}
+
+/**
+ * The activity feed's channel, read by the GraphQL subscription (type-graphql's `topics`) and
+ * Socket.IO. Its store name is the one earlier releases used (type-graphql's `gql:` namespace), so
+ * replicas of two releases keep exchanging events during a rolling deploy.
+ */
+export const activityChannel = defineChannel<ActivityMessage>('gql:activity');
+
 export interface ActivityService {
-  /** Broadcast to every subscriber on every replica (through the shared store's pub/sub). */
+  /** Broadcast to every subscriber on every replica (through the bus). */
   publish(event: ActivityEvent): Promise<void>;
 }
 
-export function createActivityService(pubSub: PubSub): ActivityService {
+export function createActivityService(bus: Bus): ActivityService {
   return {
     async publish(event) {
-      await pubSub.publish(ACTIVITY_TOPIC, { ...event, at: event.at.toISOString() });
+      await bus.publish(activityChannel, { ...event, at: event.at.toISOString() });
     },
   };
 }

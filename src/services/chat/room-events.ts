@@ -1,3 +1,5 @@
+import { defineChannelFamily } from '../../store';
+
 /**
  * What travels on a room's channel in the shared store: one tagged event per publish, the same
  * payload for every transport (graphql-ws subscriptions and Socket.IO events).
@@ -43,7 +45,8 @@ export type RoomEvent =
   | { type: 'typing'; typing: TypingView }
   | { type: 'presence'; presence: PresenceView };
 
-export const roomChannel = (room: string): string => `rt:room:${room}`;
+/** A room's channel on the bus (`rt:room:<room>` in the store). */
+export const roomChannel = defineChannelFamily<RoomEvent>('rt:room');
 
 /** Who performs a chat action and over which transport (writes are websocket-only). */
 export interface ChatCaller {

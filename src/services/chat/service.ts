@@ -1,8 +1,7 @@
 import { AppError } from '../../errors';
 import type { Db } from '../../db/client';
-import type { SharedStore } from '../../store';
+import type { Bus, BusStream, SharedStore } from '../../store';
 import { enforceRate } from '../../store/rate-limit';
-import type { Fanout, LiveStream } from '../../store/fanout';
 import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
 import type { Config } from '../../config';
@@ -29,7 +28,7 @@ export interface ChatService {
   /** The validated room name of `{ room }` (joins, subscriptions). */
   room(input: unknown): string;
   /** A bounded stream of one kind of event in a room (GraphQL subscriptions). */
-  stream<K extends RoomEvent['type']>(room: string, type: K, onEnd?: () => void): LiveStream<Extract<RoomEvent, { type: K }>>;
+  stream<K extends RoomEvent['type']>(room: string, type: K, onEnd?: () => void): BusStream<Extract<RoomEvent, { type: K }>>;
   /** Every event of a room, for a transport that fans out itself (Socket.IO rooms). */
   listen(room: string, listener: (event: RoomEvent) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -38,7 +37,7 @@ export interface ChatService {
 export interface ChatServiceDeps {
   db: Db;
   store: SharedStore;
-  fanout: Fanout;
+  bus: Bus;
   logger: Logger;
   /** The chat platform relay; null when not configured. */
   relay: ChatPlatformRelay | null;
@@ -48,7 +47,7 @@ export interface ChatServiceDeps {
 
 /** Rooms, messages and reactions (PostgreSQL), typing (debounced in the shared store), broadcast once per event. */
 export function createChatService(deps: ChatServiceDeps): ChatService {
-  const { db, store, fanout, logger, limits } = deps;
+  const { db, store, bus, logger, limits } = deps;
 
   function writer(caller: ChatCaller): string {
     if (caller.transport !== 'websocket') {
@@ -67,7 +66,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
   async function broadcast(room: string, event: RoomEvent): Promise<void> {
     try {
-      await fanout.publish(roomChannel(room), event);
+      await bus.publish(roomChannel(room), event);
     } catch (err) {
       logger.error({ err, room, type: event.type }, 'chat broadcast failed');
     }
@@ -140,10 +139,10 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
     stream(room, type, onEnd) {
       type Selected = Extract<RoomEvent, { type: typeof type }>;
-      return fanout.stream<Selected>(roomChannel(room), (e) => ((e as RoomEvent).type === type ? (e as Selected) : undefined), { onEnd });
+      return bus.stream(roomChannel(room), { select: (e): Selected | undefined => (e.type === type ? (e as Selected) : undefined), onEnd });
     },
 
-    listen: (room, listener) => fanout.listen(roomChannel(room), (e) => listener(e as RoomEvent)),
+    listen: (room, listener) => bus.listen(roomChannel(room), listener),
 
     async close() {
       await deps.relay?.close();

@@ -1,7 +1,6 @@
-import { renewMembers, type SharedStore } from '../../store';
-import type { Fanout } from '../../store/fanout';
+import { renewMembers, type Bus, type SharedStore } from '../../store';
 import type { Logger } from '../../observability/logger';
-import { roomChannel, type PresenceView, type RoomEvent } from '../chat';
+import { roomChannel, type PresenceView } from '../chat';
 
 /**
  * How long a connection's presence outlives its last heartbeat: a replica killed without a
@@ -33,7 +32,7 @@ export interface PresenceService {
 
 export interface PresenceDeps {
   store: SharedStore;
-  fanout: Fanout;
+  bus: Bus;
   logger: Logger;
   leaseMs?: number;
   heartbeatMs?: number;
@@ -52,7 +51,7 @@ interface Connection {
  * joins and leaves, and broadcast on the room's channel only when they change.
  */
 export function createPresenceService(deps: PresenceDeps): PresenceService {
-  const { store, fanout, logger } = deps;
+  const { store, bus, logger } = deps;
   const leaseMs = deps.leaseMs ?? PRESENCE_LEASE_MS;
   const connections = new Map<string, Connection>();
   /** Local members per room, with the room channel's listener (to learn counts other replicas broadcast). */
@@ -76,7 +75,7 @@ export function createPresenceService(deps: PresenceDeps): PresenceService {
     const key = `${view.online}/${view.total}`;
     if (lastBroadcast.get(room) === key) return;
     lastBroadcast.set(room, key);
-    await fanout.publish(roomChannel(room), { type: 'presence', presence: view } satisfies RoomEvent);
+    await bus.publish(roomChannel(room), { type: 'presence', presence: view });
   }
 
   function scheduleRecount(room: string): void {
@@ -94,8 +93,7 @@ export function createPresenceService(deps: PresenceDeps): PresenceService {
     if (delta === 1) {
       if (tracked) tracked.members += 1;
       else {
-        const unlisten = fanout.listen(roomChannel(room), (e) => {
-          const event = e as RoomEvent;
+        const unlisten = bus.listen(roomChannel(room), (event) => {
           if (event.type !== 'presence') return;
           lastBroadcast.set(room, `${event.presence.online}/${event.presence.total}`);
           cache.set(room, { view: event.presence, at: Date.now() });
