@@ -1,2 +1,3 @@
 export * from './feeds';
 export * from './service';
+export * from './domain';

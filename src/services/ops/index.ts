@@ -4,3 +4,4 @@ export * from './job-run-archive-file';
 export * from './job-runs';
 export * from './readiness';
 export * from './system';
+export * from './domain';

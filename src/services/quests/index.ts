@@ -5,3 +5,4 @@ export * from './metrics';
 export * from './progress';
 export * from './seed';
 export * from './service';
+export * from './domain';

@@ -1,3 +1,4 @@
 export * from './mail';
 export * from './service';
 export * from './social-links';
+export * from './domain';
