@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import { createFanout } from '../store/fanout';
 import type { AnyDomain, DomainContext, ServicesOf, SettingsOf } from './domain';
-import { domains } from './domains';
+import { domains, type DomainName } from './domains';
 
 export { domains, type DomainName } from './domains';
 
@@ -13,15 +13,25 @@ export interface ServiceDeps extends Omit<DomainContext, 'config' | 'fanout'> {
   config: Pick<Config, SettingsOf<typeof domains>>;
 }
 
-/** Creates every registered domain in list order, handing each the services of the domains it needs. */
-export async function createServices(deps: ServiceDeps): Promise<Services> {
+/** Creates every registered domain in list order, handing each the services of the domains it needs; what each created, by name. */
+export async function createDomains(deps: ServiceDeps): Promise<Map<DomainName, object>> {
   const ctx = { ...deps, fanout: createFanout(deps.store, deps.logger) } as DomainContext<never>;
   const created = new Map<AnyDomain, object>();
+  const owner = new Map<string, string>();
   for (const domain of domains as readonly AnyDomain[]) {
     const missing = domain.needs.filter((need) => !created.has(need)).map((need) => need.name);
     if (missing.length) throw new Error(`domain ${domain.name} is listed before ${missing.join(', ')}, which it needs (src/services/domains.ts)`);
-    const needed = Object.assign({}, ...domain.needs.map((need) => created.get(need)));
-    created.set(domain, await domain.create(ctx, needed as never));
+    const services = await domain.create(ctx, Object.assign({}, ...domain.needs.map((need) => created.get(need))) as never);
+    for (const key of Object.keys(services)) {
+      if (owner.has(key)) throw new Error(`domains ${owner.get(key)} and ${domain.name} both create services.${key}`);
+      owner.set(key, domain.name);
+    }
+    created.set(domain, services);
   }
-  return Object.assign({}, ...created.values()) as Services;
+  return new Map([...created].map(([domain, services]) => [domain.name as DomainName, services]));
+}
+
+/** The services of every registered domain, merged into the one object the adapters receive. */
+export async function createServices(deps: ServiceDeps): Promise<Services> {
+  return Object.assign({}, ...(await createDomains(deps)).values()) as Services;
 }
