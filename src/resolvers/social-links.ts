@@ -1,14 +1,12 @@
-import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
+import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { requireWallet, type GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
-import { SOCIAL_PROVIDERS, type SocialProviderName } from '../services/users';
+import { socialProvider, type SocialProviderName } from '../services/users';
+import { modelEnum } from './model-enum';
 import { Profile } from './users';
 
-/** CHAT_PLATFORM, MESSAGING_PLATFORM, SOCIAL_NETWORK: the service's provider names in upper case. */
-const SocialProvider = Object.fromEntries(SOCIAL_PROVIDERS.map((p) => [p.toUpperCase(), p])) as {
-  [P in SocialProviderName as Uppercase<P>]: P;
-};
-registerEnumType(SocialProvider, { name: 'SocialProvider', description: 'A social platform an account can be linked from' });
+/** CHAT_PLATFORM, MESSAGING_PLATFORM, SOCIAL_NETWORK: the model's provider names in upper case. */
+const SocialProvider = modelEnum(socialProvider, { name: 'SocialProvider', description: 'A social platform an account can be linked from' });
 
 @ObjectType({ description: 'A social account linked to the profile' })
 class SocialLink {

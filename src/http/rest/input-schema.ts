@@ -16,3 +16,8 @@ export function documentedBody(schema: z.ZodType): Record<string, unknown> {
  * accept what GraphQL refuses. The route's schemas still document it and shape its responses.
  */
 export const judgedByService = { validatorCompiler: () => () => true } as const;
+
+/** The JSON schema of a domain model's declaration (an enum's option list, an object) for a response or parameter, with route-specific keywords. */
+export function modelSchema(schema: z.ZodType, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...documentedBody(schema), ...extra };
+}

@@ -5,3 +5,4 @@ export * from './job-runs';
 export * from './readiness';
 export * from './system';
 export * from './domain';
+export * from './model';
