@@ -6,3 +6,10 @@ export function modelEnum<const V extends string>(model: { readonly options: rea
   registerEnumType(values, config);
   return values;
 }
+
+/** A model's values as prose for a description: `ok, failed or skipped`. */
+export function spelledOut(model: { readonly options: readonly string[] }): string {
+  const values = [...model.options];
+  const last = values.pop();
+  return values.length ? `${values.join(', ')} or ${last}` : (last ?? '');
+}

@@ -7,3 +7,7 @@ export type IndexerMode = z.infer<typeof indexerMode>;
 /** One readiness check's result (database, store, migrations). */
 export const checkResult = z.enum(['ok', 'failed']);
 export type CheckResult = z.infer<typeof checkResult>;
+
+/** How a scheduled job's tick ended: `skipped` when its previous run was still running. */
+export const jobOutcome = z.enum(['ok', 'failed', 'skipped']);
+export type JobRunStatus = z.infer<typeof jobOutcome>;
