@@ -7,9 +7,9 @@ export function modelEnum<const V extends string>(model: { readonly options: rea
   return values;
 }
 
-/** A model's values as prose for a description: `ok, failed or skipped`. */
-export function spelledOut(model: { readonly options: readonly string[] }): string {
-  const values = [...model.options];
+/** A model's values as prose for a description: `ok, failed or skipped` (`asEnum`: as the GraphQL enum names them, upper case). */
+export function spelledOut(model: { readonly options: readonly string[] }, opts: { asEnum?: boolean } = {}): string {
+  const values = model.options.map((value) => (opts.asEnum ? value.toUpperCase() : value));
   const last = values.pop();
   return values.length ? `${values.join(', ')} or ${last}` : (last ?? '');
 }

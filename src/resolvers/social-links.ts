@@ -1,8 +1,8 @@
 import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { requireWallet, type GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
-import { socialProvider, type SocialProviderName } from '../services/users';
-import { modelEnum } from './model-enum';
+import { oauthProvider, socialProvider, type SocialProviderName } from '../services/users';
+import { modelEnum, spelledOut } from './model-enum';
 import { Profile } from './users';
 
 /** CHAT_PLATFORM, MESSAGING_PLATFORM, SOCIAL_NETWORK: the model's provider names in upper case. */
@@ -54,7 +54,7 @@ export class SocialLinksResolver {
     return this.services.socialLinks.list(profile.walletAddress);
   }
 
-  @Mutation(() => SocialAuthorization, { description: 'Start linking an OAuth provider (CHAT_PLATFORM or SOCIAL_NETWORK); state single use, 10 minutes' })
+  @Mutation(() => SocialAuthorization, { description: `Start linking an OAuth provider (${spelledOut(oauthProvider, { asEnum: true })}); state single use, 10 minutes` })
   connectSocial(@Arg('provider', () => SocialProvider) provider: SocialProviderName, @Ctx() ctx: GraphqlContext): Promise<SocialAuthorization> {
     return this.services.socialLinks.connect(requireWallet(ctx), provider);
   }
