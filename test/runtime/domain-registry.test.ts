@@ -4,6 +4,8 @@
  * belongs to a registered domain that creates services, and no two domains create the same
  * `services.<key>` (createDomains on a real database and store).
  */
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { domainJobs } from '../../src/jobs';
@@ -52,6 +54,18 @@ describe('domain registry', () => {
     for (const lists of [Object.values(domainResolvers), Object.values(domainRoutes)]) {
       const all: unknown[] = lists.flat();
       expect(new Set(all).size).toBe(all.length);
+    }
+  });
+
+  it.each([
+    ['src/resolvers', /Resolver$/, Object.values(domainResolvers)],
+    ['src/http/rest', /Routes$/, Object.values(domainRoutes)],
+  ] as const)('registers every %s export named like an adapter under a domain', async (dir, pattern, lists) => {
+    const registered = new Set<unknown>(lists.flat());
+    const files = readdirSync(resolve(import.meta.dirname, '../..', dir)).filter((f) => f.endsWith('.ts') && f !== 'index.ts');
+    for (const file of files) {
+      const module = (await import(resolve(import.meta.dirname, '../..', dir, file))) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(module)) if (pattern.test(name) && typeof value === 'function') expect(registered.has(value), `${dir}/${file} ${name}`).toBe(true);
     }
   });
 
