@@ -2,7 +2,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Logger } from '../observability/logger';
-import type { Services } from '../services';
+import { domains, type DomainName, type Services } from '../services';
 import { archiveJob } from './archive';
 import { giftResetJob } from './gift-reset';
 import { giveawaySettlementJob } from './giveaway-settlement';
@@ -19,13 +19,25 @@ export interface JobsRoleDeps {
   registry?: Registry;
 }
 
-/** The scheduled jobs of this deployment; a new job is one line here plus its file. */
-export function jobDefinitions({ config, services, logger }: Pick<JobsRoleDeps, 'config' | 'services' | 'logger'>): JobDefinition[] {
-  const jobs: JobDefinition[] = [giftResetJob(services.gifts, config.jobs.giftResetCron), archiveJob(services.jobRunArchive, config.jobs.archiveCron)];
-  if (services.prices.configured) jobs.push(pricePollJob(services.prices, config.jobs.pricePollCron));
-  else logger.warn('jobs role: CHAIN.PRICE_API_KEY is not set, so prices are not polled (/api/price answers SERVICE_UNAVAILABLE)');
-  if (services.chainWriter.configured && !config.chain.giveaways.autoSettlementDisabled) jobs.push(giveawaySettlementJob(services.giveaways, config.chain.giveaways.cron));
-  return jobs;
+type JobsDeps = Pick<JobsRoleDeps, 'config' | 'services' | 'logger'>;
+
+/** Each domain's scheduled jobs, under its name in the registry (src/services/domains.ts); a new job is one line here plus its file. */
+export const domainJobs = {
+  ops: ({ services, config }) => [archiveJob(services.jobRunArchive, config.jobs.archiveCron)],
+  giveaways: ({ services, config }) =>
+    services.chainWriter.configured && !config.chain.giveaways.autoSettlementDisabled ? [giveawaySettlementJob(services.giveaways, config.chain.giveaways.cron)] : [],
+  prices: ({ services, config, logger }) => {
+    if (services.prices.configured) return [pricePollJob(services.prices, config.jobs.pricePollCron)];
+    logger.warn('jobs role: CHAIN.PRICE_API_KEY is not set, so prices are not polled (/api/price answers SERVICE_UNAVAILABLE)');
+    return [];
+  },
+  gifts: ({ services, config }) => [giftResetJob(services.gifts, config.jobs.giftResetCron)],
+} satisfies { [D in DomainName]?: (deps: JobsDeps) => JobDefinition[] };
+
+/** The scheduled jobs of this deployment, in registry order. */
+export function jobDefinitions(deps: JobsDeps): JobDefinition[] {
+  const byDomain: { [D in DomainName]?: (deps: JobsDeps) => JobDefinition[] } = domainJobs;
+  return domains.flatMap((d) => byDomain[d.name]?.(deps) ?? []);
 }
 
 /** Starts the jobs role: every replica schedules every job, and each tick runs in one of them (src/jobs/runner.ts). */

@@ -3,7 +3,7 @@ import { buildSchema, type PubSub } from 'type-graphql';
 import { specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { cacheControlDirective } from '../graphql/cache-policy';
 import { authChecker } from '../graphql/authorized';
-import type { Services } from '../services';
+import { domains, type DomainName, type Services } from '../services';
 import { AuthResolver } from './auth';
 import { BlogResolver } from './blog';
 import { ChatResolver } from './chat';
@@ -23,13 +23,40 @@ import { OnrampsResolver } from './onramps';
 import { WelcomeWheelResolver } from './welcome-wheel';
 import { NameserviceResolver } from './nameservice';
 
-export const resolvers = [SystemResolver, JobsResolver, AuthResolver, LeaderboardsResolver, BlogResolver, IndexerResolver, ZkLoginResolver, UsersResolver, SocialLinksResolver, QuestsResolver, PricesResolver, GiftsResolver, AnalyticsResolver, OnrampsResolver, WelcomeWheelResolver, NameserviceResolver, ChatResolver, PresenceResolver, LeaderboardEntryResolver, BetActivityResolver] as const;
+/** Each domain's GraphQL resolvers, under its name in the registry (src/services/domains.ts). */
+export const domainResolvers = {
+  ops: [SystemResolver, JobsResolver, IndexerResolver],
+  auth: [AuthResolver, ZkLoginResolver],
+  leaderboards: [LeaderboardsResolver, LeaderboardEntryResolver],
+  analytics: [AnalyticsResolver, BetActivityResolver],
+  blog: [BlogResolver],
+  quests: [QuestsResolver],
+  users: [UsersResolver, SocialLinksResolver],
+  chat: [ChatResolver],
+  presence: [PresenceResolver],
+  onramps: [OnrampsResolver],
+  'welcome-wheel': [WelcomeWheelResolver],
+  nameservice: [NameserviceResolver],
+  prices: [PricesResolver],
+  gifts: [GiftsResolver],
+} as const satisfies ResolversByDomain;
+
+type GraphqlResolverClass = new (services: Services) => object;
+type ResolversByDomain = { [D in DomainName]?: readonly GraphqlResolverClass[] };
+
+/** The resolvers of every registered domain, in registry order. */
+function registeredResolvers(): [GraphqlResolverClass, ...GraphqlResolverClass[]] {
+  const byDomain: ResolversByDomain = domainResolvers;
+  const [first, ...rest] = domains.flatMap((d) => byDomain[d.name] ?? []);
+  if (!first) throw new Error('no domain registers a GraphQL resolver');
+  return [first, ...rest];
+}
 
 /** Resolvers are constructed once with the services (see each resolver's constructor). */
 export async function buildGraphqlSchema(opts: { services: Services; pubSub: PubSub }): Promise<GraphQLSchema> {
   const instances = new Map<unknown, unknown>();
   return buildSchema({
-    resolvers,
+    resolvers: registeredResolvers(),
     pubSub: opts.pubSub,
     validate: false,
     authChecker,

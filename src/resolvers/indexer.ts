@@ -1,13 +1,9 @@
-import { Field, Float, GraphQLISODateTime, Int, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
+import { Field, Float, GraphQLISODateTime, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import type { Services } from '../services';
-import type { IndexerKindView, IndexerStatusView } from '../services/ops';
+import { indexerMode, type IndexerKindView, type IndexerMode, type IndexerStatusView } from '../services/ops';
+import { modelEnum } from './model-enum';
 
-enum IndexerMode {
-  BACKFILL = 'backfill',
-  LIVE = 'live',
-  NONE = 'none',
-}
-registerEnumType(IndexerMode, { name: 'IndexerMode', description: 'backfill: some kind is behind the chain tip; live: following the tip; none: no leader published status recently' });
+const IndexerModeEnum = modelEnum(indexerMode, { name: 'IndexerMode', description: 'backfill: some kind is behind the chain tip; live: following the tip; none: no leader published status recently' });
 
 @ObjectType({ description: 'The indexing process that holds the leader lock' })
 class IndexerLeader {
@@ -34,7 +30,7 @@ class IndexerKindStatus implements IndexerKindView {
 
 @ObjectType({ description: 'Indexer mode, leader, lag and per-kind positions' })
 class IndexerStatus {
-  @Field(() => IndexerMode) mode!: IndexerMode;
+  @Field(() => IndexerModeEnum) mode!: IndexerMode;
   @Field(() => IndexerLeader, { nullable: true }) leader!: IndexerLeader | null;
   @Field(() => String, { nullable: true }) tipCheckpoint!: string | null;
   @Field(() => Float, { nullable: true }) eventsPerSecond!: number | null;

@@ -1,7 +1,8 @@
 import { Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import { Authorized } from '../graphql/authorized';
 import type { Services } from '../services';
-import type { JobStatus } from '../services/ops';
+import { jobOutcome, type JobStatus } from '../services/ops';
+import { spelledOut } from './model-enum';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -11,7 +12,7 @@ class JobState {
   @Field(() => String, { nullable: true, description: 'node-cron expression, UTC' }) schedule!: string | null;
   @Field(() => String, { nullable: true, description: 'ISO 8601: the next scheduled tick' }) nextRunAt!: string | null;
   @Field(() => String, { description: 'running while a run is in flight, else the last finished run (ok, failed; idle before any)' }) status!: string;
-  @Field(() => String, { nullable: true, description: "The newest finished tick's outcome: ok, failed or skipped (previous run still running)" }) lastOutcome!: string | null;
+  @Field(() => String, { nullable: true, description: `The newest finished tick's outcome: ${spelledOut(jobOutcome)} (previous run still running)` }) lastOutcome!: string | null;
   @Field(() => String, { nullable: true }) lastStartedAt!: string | null;
   @Field(() => String, { nullable: true }) lastFinishedAt!: string | null;
   @Field(() => Int, { nullable: true }) lastDurationMs!: number | null;

@@ -1,16 +1,16 @@
-import { Arg, Ctx, Directive, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
+import { Arg, Ctx, Directive, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { GraphqlContext } from '../graphql/context';
 import { cacheControl } from '../graphql/cache-policy';
 import { CACHE_HINTS } from '../graphql/response-cache';
 import type { Services } from '../services';
-import { BOARDS, type Board } from '../services/leaderboards';
+import { leaderboardBoard, type Board } from '../services/leaderboards';
 import { BetActivity } from './analytics';
 import { loadersOf } from './loaders';
+import { modelEnum } from './model-enum';
 import { PlayerProfile } from './users';
 
 /** XP, BET, WEEKLY_BET, REFERRAL: the registry's boards (src/chain-events/leaderboards.ts) in upper case. */
-const LeaderboardBoard = Object.fromEntries(BOARDS.map((b) => [b.toUpperCase(), b])) as { [B in Board as Uppercase<B>]: B };
-registerEnumType(LeaderboardBoard, { name: 'LeaderboardBoard', description: 'Which indexer-fed leaderboard to read' });
+const LeaderboardBoard = modelEnum(leaderboardBoard, { name: 'LeaderboardBoard', description: 'Which indexer-fed leaderboard to read' });
 
 @ObjectType({ simpleResolvers: true })
 class LeaderboardEntry {

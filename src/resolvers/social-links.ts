@@ -1,16 +1,14 @@
-import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
+import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { GraphqlContext } from '../graphql/context';
 import { Authorized } from '../graphql/authorized';
 import { walletOf } from '../edge/authorize';
 import type { Services } from '../services';
-import { SOCIAL_PROVIDERS, type SocialProviderName } from '../services/users';
+import { oauthProvider, socialProvider, type SocialProviderName } from '../services/users';
+import { modelEnum, spelledOut } from './model-enum';
 import { Profile } from './users';
 
-/** CHAT_PLATFORM, MESSAGING_PLATFORM, SOCIAL_NETWORK: the service's provider names in upper case. */
-const SocialProvider = Object.fromEntries(SOCIAL_PROVIDERS.map((p) => [p.toUpperCase(), p])) as {
-  [P in SocialProviderName as Uppercase<P>]: P;
-};
-registerEnumType(SocialProvider, { name: 'SocialProvider', description: 'A social platform an account can be linked from' });
+/** CHAT_PLATFORM, MESSAGING_PLATFORM, SOCIAL_NETWORK: the model's provider names in upper case. */
+const SocialProvider = modelEnum(socialProvider, { name: 'SocialProvider', description: 'A social platform an account can be linked from' });
 
 @ObjectType({ description: 'A social account linked to the profile' })
 class SocialLink {
@@ -60,7 +58,7 @@ export class SocialLinksResolver {
   }
 
   @Authorized('wallet')
-  @Mutation(() => SocialAuthorization, { description: 'Start linking an OAuth provider (CHAT_PLATFORM or SOCIAL_NETWORK); state single use, 10 minutes' })
+  @Mutation(() => SocialAuthorization, { description: `Start linking an OAuth provider (${spelledOut(oauthProvider, { asEnum: true })}); state single use, 10 minutes` })
   connectSocial(@Arg('provider', () => SocialProvider) provider: SocialProviderName, @Ctx() ctx: GraphqlContext): Promise<SocialAuthorization> {
     return this.services.socialLinks.connect(walletOf(ctx), provider);
   }

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { requestSignal } from '../../graphql/context';
 import type { Services } from '../../services';
-import { BOARDS, MAX_LEADERBOARD_LIMIT, type Board } from '../../services/leaderboards';
+import { analyticsCache } from '../../services/analytics';
+import { leaderboardBoard, MAX_LEADERBOARD_LIMIT, type Board } from '../../services/leaderboards';
 import { betActivitySchema, betPageSchema, bigWinsQuery, cacheStatsSchema, liveActivesSchema, recentBetsQuery } from './analytics-schemas';
-import { judgedByService } from './input-schema';
+import { judgedByService, modelSchema } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
 interface BoardParams {
@@ -15,7 +16,7 @@ interface BoardQuery {
   week?: string;
 }
 
-const boardParams = { type: 'object', required: ['board'], properties: { board: { type: 'string', enum: [...BOARDS] } } } as const;
+const boardParams = { type: 'object', required: ['board'], properties: { board: modelSchema(leaderboardBoard) } } as const;
 const boardQuery = {
   type: 'object',
   additionalProperties: false,
@@ -62,7 +63,7 @@ export async function analyticsRoutes(app: FastifyInstance, services: Services):
             200: {
               type: 'object',
               required: ['board', 'entries'],
-              properties: { board: { type: 'string', enum: [...BOARDS] }, entries: { type: 'array', items: { $ref: `${LEADERBOARD_ENTRY_ID}#` } } },
+              properties: { board: modelSchema(leaderboardBoard), entries: { type: 'array', items: { $ref: `${LEADERBOARD_ENTRY_ID}#` } } },
             },
             ...readErrors,
           },
@@ -87,7 +88,7 @@ export async function analyticsRoutes(app: FastifyInstance, services: Services):
               type: 'object',
               required: ['board', 'entry'],
               properties: {
-                board: { type: 'string', enum: [...BOARDS] },
+                board: modelSchema(leaderboardBoard),
                 entry: { anyOf: [{ $ref: `${LEADERBOARD_ENTRY_ID}#` }, { type: 'null' }], description: 'null when the player has no row on this board' },
               },
             },
@@ -193,7 +194,7 @@ async function analyticsFeedRoutes(app: FastifyInstance, services: Services): Pr
         security: [{ operatorToken: [] }],
         body: { type: 'object', additionalProperties: false, properties: {}, description: 'Empty (or no body)' },
         response: {
-          200: { type: 'object', required: ['cleared'], properties: { cleared: { type: 'array', items: { type: 'string', enum: ['liveActives', 'leaderboards'] } } } },
+          200: { type: 'object', required: ['cleared'], properties: { cleared: { type: 'array', items: modelSchema(analyticsCache) } } },
           ...operatorErrors,
         },
       },

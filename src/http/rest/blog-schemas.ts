@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../../errors';
-import { BLOG_WEBHOOK_FAILURES } from '../../services/blog';
+import { BLOG_WEBHOOK_FAILURES, refreshKind, webhookEvent, webhookResult } from '../../services/blog';
+import { modelSchema } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
 const text = { type: 'string' } as const;
@@ -38,7 +39,7 @@ const webhookBodySchema = {
   type: 'object',
   description: '`webhook.test` writes nothing; `article.published` (with `delivery_id` and `article`) creates or updates a published post.',
   properties: {
-    event: { type: 'string', enum: ['webhook.test', 'article.published'] },
+    event: modelSchema(webhookEvent),
     type: { type: 'string', description: 'accepted for event' },
     delivery_id: { ...text, description: '1–128 of A-Z a-z 0-9 . _ : -; a repeated id is answered `duplicate` and writes nothing' },
     deliveryId: { ...text, description: 'accepted for delivery_id' },
@@ -51,8 +52,8 @@ const webhookResultSchema = {
   required: ['received', 'event', 'result', 'deliveryId', 'slug', 'warnings', 'refresh'],
   properties: {
     received: { type: 'boolean', enum: [true] },
-    event: { type: 'string', enum: ['webhook.test', 'article.published'] },
-    result: { type: 'string', enum: ['webhook_test', 'created', 'updated', 'duplicate'] },
+    event: modelSchema(webhookEvent),
+    result: modelSchema(webhookResult),
     deliveryId: { type: ['string', 'null'] },
     slug: { type: ['string', 'null'] },
     warnings: { type: 'array', items: text, description: 'editorial findings that did not block publishing' },
@@ -62,7 +63,7 @@ const webhookResultSchema = {
       items: {
         type: 'object',
         required: ['kind', 'ok', 'status'],
-        properties: { kind: { type: 'string', enum: ['revalidate', 'ci_dispatch'] }, ok: { type: 'boolean' }, status: { type: 'integer' }, error: text },
+        properties: { kind: modelSchema(refreshKind), ok: { type: 'boolean' }, status: { type: 'integer' }, error: text },
       },
     },
   },

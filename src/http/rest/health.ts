@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError, ERROR_STATUS, errorBody } from '../../errors';
 import type { Services } from '../../services';
+import { checkResult } from '../../services/ops';
+import { modelSchema } from './input-schema';
 import { errorResponses } from './responses';
 
 const healthSchema = {
@@ -39,9 +41,9 @@ const readinessSchema = {
           type: 'object',
           required: ['database', 'store', 'migrations', 'shuttingDown', 'startingUp'],
           properties: {
-            database: { type: 'string', enum: ['ok', 'failed'] },
-            store: { type: 'string', enum: ['ok', 'failed'] },
-            migrations: { type: 'string', enum: ['ok', 'failed'] },
+            database: modelSchema(checkResult),
+            store: modelSchema(checkResult),
+            migrations: modelSchema(checkResult),
             shuttingDown: { type: 'boolean' },
             /** The blog CMS still opening in this process (BLOG_CMS_OPEN_AT_START). */
             startingUp: { type: 'boolean' },

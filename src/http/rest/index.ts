@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../services';
+import { domains, type DomainName, type Services } from '../../services';
 import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
 import { blogRoutes } from './blog';
@@ -16,23 +16,29 @@ import { onrampRoutes } from './onramps';
 import { welcomeWheelRoutes } from './welcome-wheel';
 import { nameserviceRoutes } from './nameservice';
 
-/** The `/api` REST shim: one file per domain, each a thin adapter over its service. */
+type DomainRoutes = (app: FastifyInstance, services: Services) => Promise<void>;
+
+/** Each domain's `/api` routes, under its name in the registry (src/services/domains.ts). */
+export const domainRoutes = {
+  ops: [healthRoutes],
+  auth: [authRoutes, zkLoginRoutes],
+  analytics: [analyticsRoutes],
+  blog: [blogRoutes],
+  quests: [questRoutes],
+  users: [usersRoutes, socialLinkRoutes],
+  chat: [chatRoutes],
+  onramps: [onrampRoutes],
+  'welcome-wheel': [welcomeWheelRoutes],
+  nameservice: [nameserviceRoutes],
+  prices: [priceRoutes],
+  gifts: [giftRoutes],
+} as const satisfies { [D in DomainName]?: readonly DomainRoutes[] };
+
+/** The `/api` REST shim: one file per domain, each a thin adapter over its service, registered in registry order. */
 export async function restRoutes(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   addSharedSchemas(app);
   documentBearerAuth(app);
   documentTransportErrors(app);
-  await healthRoutes(app, opts.services);
-  await authRoutes(app, opts.services);
-  await zkLoginRoutes(app, opts.services);
-  await analyticsRoutes(app, opts.services);
-  await blogRoutes(app, opts.services);
-  await questRoutes(app, opts.services);
-  await usersRoutes(app, opts.services);
-  await socialLinkRoutes(app, opts.services);
-  await chatRoutes(app, opts.services);
-  await onrampRoutes(app, opts.services);
-  await welcomeWheelRoutes(app, opts.services);
-  await nameserviceRoutes(app, opts.services);
-  await priceRoutes(app, opts.services);
-  await giftRoutes(app, opts.services);
+  const byDomain: { [D in DomainName]?: readonly DomainRoutes[] } = domainRoutes;
+  for (const { name } of domains) for (const register of byDomain[name] ?? []) await register(app, opts.services);
 }

@@ -52,3 +52,8 @@ export function documentedReply(schema: z.ZodType, $id?: string): Record<string,
   const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'any' }) as JsonNode;
   return { ...($id ? { $id } : {}), ...documentShape(json) };
 }
+
+/** The JSON schema of a domain model's declaration (an enum's option list, an object) for a response or parameter, with route-specific keywords. */
+export function modelSchema(schema: z.ZodType, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...documentedBody(schema), ...extra };
+}

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../../errors';
 import type { Services } from '../../services';
-import { subnameClaimInput } from '../../services/nameservice';
+import { subnameClaimInput, subnameStatus } from '../../services/nameservice';
 import { walletOf } from '../../edge/authorize';
-import { documentedBody, judgedByService } from './input-schema';
+import { documentedBody, judgedByService, modelSchema } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
 const SUBNAME_ID = 'NameserviceSubname';
@@ -17,7 +17,7 @@ const subnameSchema = {
     label: { type: 'string' },
     name: { type: 'string', description: '<label>.<parentDomain>' },
     parentDomain: { type: 'string' },
-    status: { type: 'string', enum: ['pending', 'issued', 'failed'], description: 'Follows the chain write: pending until it ran' },
+    status: modelSchema(subnameStatus, { description: 'Follows the chain write: pending until it ran' }),
     txDigest: { type: ['string', 'null'], description: 'The issuing transaction, once it ran' },
     expiresAt: { type: 'string', format: 'date-time' },
     claimedAt: { type: 'string', format: 'date-time' },

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { isAppError } from '../../errors';
 import type { Services } from '../../services';
-import { OAUTH_PROVIDERS, SOCIAL_PROVIDERS, messagingLoginInput, type OAuthCallbackQuery } from '../../services/users';
+import { messagingLoginInput, oauthProvider, socialProvider, type OAuthCallbackQuery } from '../../services/users';
 import { walletOf } from '../../edge/authorize';
-import { documentedBody, judgedByService } from './input-schema';
+import { documentedBody, judgedByService, modelSchema } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
 const SOCIAL_LINK_ID = 'SocialLink';
@@ -12,15 +12,15 @@ const socialLinkSchema = {
   type: 'object',
   required: ['provider', 'externalId', 'username', 'linkedAt'],
   properties: {
-    provider: { type: 'string', enum: [...SOCIAL_PROVIDERS] },
+    provider: modelSchema(socialProvider),
     externalId: { type: 'string', description: "The account's id at the provider" },
     username: { type: ['string', 'null'] },
     linkedAt: { type: 'string', format: 'date-time' },
   },
 } as const;
 
-const providerParams = (providers: readonly string[]) =>
-  ({ type: 'object', required: ['provider'], properties: { provider: { type: 'string', enum: [...providers] } } }) as const;
+const providerParams = (providers: typeof socialProvider | typeof oauthProvider) =>
+  ({ type: 'object', required: ['provider'], properties: { provider: modelSchema(providers) } }) as const;
 
 const callbackQuery = {
   type: 'object',
@@ -65,7 +65,7 @@ export async function socialLinkRoutes(app: FastifyInstance, services: Services)
         summary: 'Start linking an OAuth provider: the URL to send the browser to',
         description:
           'Authorization code with state and PKCE (S256). The state is bound to the caller, single use, valid 10 minutes; the provider returns the browser to GET /api/users/social/{provider}/callback.',
-        params: providerParams(OAUTH_PROVIDERS),
+        params: providerParams(oauthProvider),
         body: { type: 'object', additionalProperties: false, properties: {}, description: 'Empty (or no body): the provider is in the path' },
         response: {
           200: { type: 'object', required: ['authorizationUrl'], properties: { authorizationUrl: { type: 'string', format: 'uri' } } },
@@ -105,7 +105,7 @@ export async function socialLinkRoutes(app: FastifyInstance, services: Services)
         tags: ['users'],
         operationId: 'socialDisconnect',
         summary: 'Unlink a social provider (idempotent)',
-        params: providerParams(SOCIAL_PROVIDERS),
+        params: providerParams(socialProvider),
         response: {
           204: { type: 'null', description: 'Unlinked, or was not linked' },
           ...errorResponses(['VALIDATION_FAILED', ...AUTH_ERRORS, ...COMMON_ERRORS]),
@@ -128,7 +128,7 @@ export async function socialLinkRoutes(app: FastifyInstance, services: Services)
         summary: 'OAuth redirect URI: the provider returns the browser here',
         description:
           'No access token (a browser navigation): the state names the wallet that connected. Always answers 302 to APP_URL/profile: `?linked={provider}` on success, else `?linkError={CODE}&provider={provider}` with OAUTH_STATE_INVALID, OAUTH_GRANT_REFUSED, ACCOUNT_ALREADY_LINKED, UPSTREAM_UNAVAILABLE, SERVICE_UNAVAILABLE, VALIDATION_FAILED or INTERNAL.',
-        params: providerParams(OAUTH_PROVIDERS),
+        params: providerParams(oauthProvider),
         querystring: callbackQuery,
         response: {
           302: { type: 'null', description: 'To APP_URL/profile with `linked` or `linkError`' },

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../../errors';
 import type { Services } from '../../services';
+import { payoutStatus } from '../../services/welcome-wheel';
 import { walletOf } from '../../edge/authorize';
-import { judgedByService } from './input-schema';
+import { judgedByService, modelSchema } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
 
 const SPIN_ID = 'WelcomeWheelSpin';
@@ -19,7 +20,7 @@ const spinSchema = {
       type: 'object',
       required: ['status', 'txDigest'],
       properties: {
-        status: { type: 'string', enum: ['pending', 'paid', 'failed'], description: 'pending until a chain writer pays it' },
+        status: modelSchema(payoutStatus, { description: 'pending until a chain writer pays it' }),
         txDigest: { type: ['string', 'null'] },
       },
     },

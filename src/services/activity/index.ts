@@ -1,2 +1,3 @@
 export * from './bets';
 export * from './service';
+export * from './domain';

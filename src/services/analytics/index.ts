@@ -1,2 +1,4 @@
 export * from './feeds';
 export * from './service';
+export * from './domain';
+export * from './model';

@@ -4,6 +4,7 @@ import type { AnalyticsProvider } from '../../providers/analytics';
 import type { SharedStore } from '../../store';
 import { activityFeedQueries, type BetActivity, type BetPage } from './feeds';
 import type { LeaderboardService } from '../leaderboards';
+import { analyticsCache, type AnalyticsCache } from './model';
 
 export { BIG_WIN_DEFAULT_MULTIPLIER, FEED_MAX_LIMIT, type BetActivity, type BetPage } from './feeds';
 
@@ -33,7 +34,7 @@ export interface AnalyticsService {
   bigWins(input: unknown, opts?: QueryOptions): Promise<BetPage>;
   cacheStats(): Promise<CacheStats>;
   /** Drops the live-actives entry and every replica's leaderboard cache. */
-  clearCaches(): Promise<{ cleared: string[] }>;
+  clearCaches(): Promise<{ cleared: AnalyticsCache[] }>;
 }
 
 export interface AnalyticsServiceDeps {
@@ -100,7 +101,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps): AnalyticsSer
     async clearCaches() {
       await deps.store.del(LIVE_ACTIVES_KEY);
       await deps.leaderboards.invalidate();
-      return { cleared: ['liveActives', 'leaderboards'] };
+      return { cleared: [...analyticsCache.options] };
     },
   };
 }

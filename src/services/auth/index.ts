@@ -3,3 +3,4 @@ export * from './operator';
 export * from './service';
 export * from './tokens';
 export * from './zklogin';
+export * from './domain';

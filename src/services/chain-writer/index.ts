@@ -1,2 +1,3 @@
 export * from './loop';
 export * from './service';
+export * from './domain';

@@ -1,3 +1,4 @@
 export * from './input';
 export * from './room-events';
 export * from './service';
+export * from './domain';

@@ -1,2 +1,3 @@
 export * from './metrics';
 export * from './service';
+export * from './domain';

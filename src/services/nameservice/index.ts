@@ -1,2 +1,4 @@
 export * from './service';
 export * from './subname';
+export * from './domain';
+export * from './model';

@@ -8,9 +8,9 @@ import type { NameserviceConfig } from '../../config';
 import { AppError } from '../../errors';
 import { parseInput } from '../../input/validate';
 import { type ChainWriterService } from '../chain-writer';
+import type { SubnameStatus } from './model';
 import { NAMESERVICE_SUBNAME_KIND, subnameClaimInput, subnameWriteKey, type SubnamePayload } from './subname';
 
-export type SubnameStatus = 'pending' | 'issued' | 'failed';
 
 export interface Subname {
   wallet: string;

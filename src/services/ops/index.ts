@@ -4,3 +4,5 @@ export * from './job-run-archive-file';
 export * from './job-runs';
 export * from './readiness';
 export * from './system';
+export * from './domain';
+export * from './model';

@@ -2,6 +2,7 @@ import { INDEXER_STATUS_KEY, type IndexerStatus } from '../../chain-events/index
 import { KIND_SPECS, tableOf, type KindKey } from '../../chain-events/kinds';
 import type { Db } from '../../db/client';
 import type { SharedStore } from '../../store';
+import type { IndexerMode } from './model';
 
 export interface IndexerKindView {
   kind: KindKey;
@@ -26,8 +27,7 @@ export interface IndexerKindView {
 }
 
 export interface IndexerStatusView {
-  /** backfill | live from the leader; 'none' when no leader published status recently. */
-  mode: 'backfill' | 'live' | 'none';
+  mode: IndexerMode;
   leader: { instanceId: string; since: Date; heartbeatAt: Date } | null;
   tipCheckpoint: string | null;
   eventsPerSecond: number | null;

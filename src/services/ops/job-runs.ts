@@ -2,8 +2,7 @@ import { Gauge, type Registry } from 'prom-client';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../observability/logger';
-
-export type JobRunStatus = 'ok' | 'failed' | 'skipped';
+import type { JobRunStatus } from './model';
 
 export interface JobRunRecord {
   jobKey: string;

@@ -1,11 +1,11 @@
 import type { Db } from '../../db/client';
 import { readMigrations } from '../../db/migrate';
 import type { SharedStore } from '../../store';
+import type { CheckResult } from './model';
 
 /** How long one readiness probe may wait on the database before it counts as unreachable. */
 const DB_CHECK_TIMEOUT_MS = 1000;
 
-type CheckResult = 'ok' | 'failed';
 
 export interface ReadinessReport {
   ready: boolean;

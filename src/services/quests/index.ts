@@ -6,3 +6,4 @@ export * from './model';
 export * from './progress';
 export * from './seed';
 export * from './service';
+export * from './domain';

@@ -1,3 +1,5 @@
 export * from './mail';
 export * from './service';
 export * from './social-links';
+export * from './domain';
+export * from './model';

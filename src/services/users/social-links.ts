@@ -10,12 +10,8 @@ import { createChatPlatformProvider } from '../../providers/social-chat-platform
 import { createMessagingPlatformProvider, type MessagingPlatformProvider } from '../../providers/social-messaging-platform';
 import { createSocialNetworkProvider } from '../../providers/social-network';
 import type { SharedStore } from '../../store';
+import { OAUTH_PROVIDERS, SOCIAL_PROVIDERS, type OAuthProviderName, type SocialProviderName } from './model';
 
-export const SOCIAL_PROVIDERS = ['chat_platform', 'messaging_platform', 'social_network'] as const;
-export type SocialProviderName = (typeof SOCIAL_PROVIDERS)[number];
-/** Providers linked through an OAuth redirect; `messaging_platform` links with a signed payload instead. */
-export const OAUTH_PROVIDERS = ['chat_platform', 'social_network'] as const;
-export type OAuthProviderName = (typeof OAUTH_PROVIDERS)[number];
 
 /** How long a started OAuth connect may take before its `state` is forgotten. */
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;

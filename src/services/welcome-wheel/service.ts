@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../db/client';
+import type { PayoutStatus } from './model';
 
 /**
  * The welcome wheel: one spin per wallet, drawn on the server. The primary key on the wallet
@@ -18,7 +19,7 @@ export interface WheelSpin {
   segment: number;
   reward: number;
   /** `pending` until a chain writer pays it; then `paid` with the transaction digest. */
-  payout: { status: 'pending' | 'paid' | 'failed'; txDigest: string | null };
+  payout: { status: PayoutStatus; txDigest: string | null };
   /** ISO 8601 */
   spunAt: string;
 }

@@ -1,0 +1,24 @@
+import { createSignatureVerifier } from '../../providers/sui-signatures';
+import { defineDomain } from '../domain';
+import { createOperatorPolicy } from './operator';
+import { createAuthService } from './service';
+import { createTokenService } from './tokens';
+import { createZkLoginService } from './zklogin';
+
+export const authDomain = defineDomain({
+  name: 'auth',
+  settings: ['jwt', 'auth', 'chain', 'network', 'operatorToken'],
+  needs: [],
+  create: ({ config, db, logger, hooks, now }) => {
+    const tokens = createTokenService({ secret: config.jwt.secret, issuer: config.jwt.issuer, accessTtlSeconds: config.auth.accessTtlSeconds });
+    const signatures = createSignatureVerifier({ url: config.chain.suiUrl, transport: config.chain.transport, network: config.network });
+    const zklogin = createZkLoginService({ db, config: config.auth.zkLogin, logger });
+    return {
+      tokens,
+      zklogin,
+      auth: createAuthService({ db, tokens, config: config.auth, signatures, logger, zkLogin: zklogin, hooks, now }),
+      /** Who is the operator (OPERATOR_TOKEN), for every transport. */
+      operator: createOperatorPolicy(config.operatorToken),
+    };
+  },
+});

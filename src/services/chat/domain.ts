@@ -1,0 +1,14 @@
+import { createChatPlatformRelay } from '../../providers/chat-platform';
+import { defineDomain } from '../domain';
+import { createChatService } from './service';
+
+export const chatDomain = defineDomain({
+  name: 'chat',
+  settings: ['social', 'chat'],
+  needs: [],
+  create: ({ config, db, store, bus, logger }) => {
+    const { chatRelayWebhookUrl } = config.social;
+    const relay = chatRelayWebhookUrl ? createChatPlatformRelay({ webhookUrl: chatRelayWebhookUrl, logger }) : null;
+    return { chat: createChatService({ db, store, bus, logger, relay, limits: config.chat }) };
+  },
+});

@@ -1,0 +1,46 @@
+import { activityDomain } from './activity';
+import { analyticsDomain } from './analytics';
+import { authDomain } from './auth';
+import { blogDomain } from './blog';
+import { chainWriterDomain } from './chain-writer';
+import { chatDomain } from './chat';
+import { giftsDomain } from './gifts';
+import { giveawaysDomain } from './giveaways';
+import { leaderboardsDomain } from './leaderboards';
+import { nameserviceDomain } from './nameservice';
+import { onrampsDomain } from './onramps';
+import { opsDomain } from './ops';
+import { presenceDomain } from './presence';
+import { pricesDomain } from './prices';
+import { questsDomain } from './quests';
+import { readCacheDomain } from './read-cache';
+import { usersDomain } from './users';
+import { welcomeWheelDomain } from './welcome-wheel';
+
+/**
+ * Every domain of the platform, each created after the domains it needs (createServices checks
+ * it). A new domain is its folder plus one line here; its resolvers, REST routes and jobs are
+ * registered under the same name in src/resolvers, src/http/rest and src/jobs.
+ */
+export const domains = [
+  readCacheDomain,
+  opsDomain,
+  authDomain,
+  activityDomain,
+  leaderboardsDomain,
+  analyticsDomain,
+  blogDomain,
+  questsDomain,
+  usersDomain,
+  chatDomain,
+  presenceDomain,
+  onrampsDomain,
+  welcomeWheelDomain,
+  chainWriterDomain,
+  nameserviceDomain,
+  giveawaysDomain,
+  pricesDomain,
+  giftsDomain,
+] as const;
+
+export type DomainName = (typeof domains)[number]['name'];

@@ -1,0 +1,15 @@
+import { chainWriterDomain } from '../chain-writer';
+import { defineDomain } from '../domain';
+import { createNameserviceService } from './service';
+import { registerSubnameIssuance } from './subname';
+
+export const nameserviceDomain = defineDomain({
+  name: 'nameservice',
+  settings: ['chain'],
+  needs: [chainWriterDomain],
+  create: ({ config, db }, { chainWriter }) => {
+    registerSubnameIssuance(chainWriter);
+    /** Name-service sub-names (one per eligible player, issued through the chain writer). */
+    return { nameservice: createNameserviceService({ db, chainWriter, config: config.chain.nameservice }) };
+  },
+});

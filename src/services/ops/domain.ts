@@ -1,0 +1,19 @@
+import { defineDomain } from '../domain';
+import { createIndexerStatusService } from './indexer-status';
+import { createJobRunArchiveService } from './job-run-archive';
+import { createJobRunsService } from './job-runs';
+import { createReadinessService } from './readiness';
+import { createSystemService } from './system';
+
+export const opsDomain = defineDomain({
+  name: 'ops',
+  settings: ['network', 'jobs'],
+  needs: [],
+  create: ({ config, db, store, logger, registry, version }) => ({
+    system: createSystemService({ network: config.network, version }),
+    readiness: createReadinessService({ db, store }),
+    indexerStatus: createIndexerStatusService({ db, store }),
+    jobRuns: createJobRunsService({ db, logger, registry, ...config.jobs }),
+    jobRunArchive: createJobRunArchiveService({ db, logger, archiveDir: config.jobs.archiveDir, hotDays: config.jobs.runHotDays }),
+  }),
+});
