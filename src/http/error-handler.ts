@@ -59,7 +59,8 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const answer = toWireError(error, fastifyError);
-    if (answer.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (answer.status === 500) request.log.error({ err: error }, 'request failed');
+    else if (answer.status >= 500) request.log.warn({ err: error, code: answer.error.code, url: request.url }, 'request failed: service unavailable');
     else request.log.info({ code: answer.error.code, url: request.url }, answer.error.message);
     if (reply.sent || reply.raw.headersSent) return;
     sendError(request, reply, answer);

@@ -16,10 +16,14 @@ export async function listenHealth(services: Pick<Services, 'system' | 'readines
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, errorBody(new AppError('METHOD_NOT_ALLOWED', 'Only GET')));
     if (path === '/api/health') return send(200, services.system.info());
     if (path !== '/api/health/ready') return send(404, errorBody(new AppError('NOT_FOUND', `No route for ${req.method} ${path}`)));
-    void services.readiness.check().then(({ ready, checks }) => {
-      if (ready) send(200, { status: 'ready', checks });
-      else send(503, errorBody(new AppError('SERVICE_UNAVAILABLE', 'This process is not ready', { checks })));
-    });
+    // check() is bounded (src/services/ops/readiness.ts): the answer never waits on a frozen database.
+    services.readiness.check().then(
+      ({ ready, checks }) => {
+        if (ready) send(200, { status: 'ready', checks });
+        else send(503, errorBody(new AppError('SERVICE_UNAVAILABLE', 'This process is not ready', { checks })));
+      },
+      () => send(503, errorBody(new AppError('SERVICE_UNAVAILABLE', 'This process is not ready'))),
+    );
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve, reject) => {

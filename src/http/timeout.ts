@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, RouteHandlerMethod } from 'fastify';
 import { AppError, errorBody } from '../errors';
 
 /**
@@ -28,4 +28,34 @@ export function registerRequestTimeout(app: FastifyInstance, timeoutMs: number):
     });
     done();
   });
+  app.addHook('onRoute', (route) => {
+    route.handler = dropLateAnswers(route.handler);
+  });
+}
+
+const answered = (reply: FastifyReply) => reply.sent || reply.raw.headersSent;
+
+/**
+ * An async handler that settles after the time-out answered would have Fastify send its value
+ * again ("Reply was already sent") or log its failure as an error: both are dropped here (a late
+ * failure is logged at debug). Synchronous handlers are returned untouched.
+ */
+function dropLateAnswers(handler: RouteHandlerMethod): RouteHandlerMethod {
+  return function (this: FastifyInstance, request, reply) {
+    const result: unknown = handler.call(this, request, reply);
+    // The reply itself is thenable (`return reply`): Fastify waits on it as before.
+    if (result === reply || !isThenable(result)) return result;
+    return result.then(
+      (value) => (answered(reply) ? undefined : value),
+      (err: unknown) => {
+        if (!answered(reply)) throw err;
+        request.log.debug({ err, url: request.url }, 'request failed after its time-out answered');
+        return undefined;
+      },
+    );
+  };
+}
+
+function isThenable(value: unknown): value is Promise<unknown> {
+  return typeof (value as Promise<unknown> | null)?.then === 'function';
 }

@@ -123,7 +123,8 @@ function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverr
 
 async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverrides, blogMigrated: Promise<void> | null): Promise<void> {
   const { config, logger, metrics, roles } = runtime;
-  const store = await createSharedStore({ ...config.store, ...(overrides.storeKeyPrefix ? { keyPrefix: overrides.storeKeyPrefix } : {}), logger });
+  // Only API processes admit requests, so only they count among the replicas an outage divides limits by.
+  const store = await createSharedStore({ ...config.store, ...(overrides.storeKeyPrefix ? { keyPrefix: overrides.storeKeyPrefix } : {}), logger, countsAsReplica: roles.has('api') });
   shutdown.add('store', 'shared store', () => store.close());
   const db = overrides.db ?? (await createDb({ databaseUrl: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir, logger, statementTimeoutMs: config.databaseStatementTimeoutMs }));
   if (!overrides.db) shutdown.add('db', 'database', () => db.close());

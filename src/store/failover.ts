@@ -26,11 +26,16 @@ export interface FailoverOptions {
   replicas?: number;
   /** How often this process announces itself in the replica set. Default 5 000 ms. */
   heartbeatMs?: number;
+  /**
+   * Whether this process is one of the replicas limits are divided among (an API process). Default
+   * true; a jobs or indexer process admits no requests, so it only reads the count.
+   */
+  countsAsReplica?: boolean;
 }
 
 /** At most this many invalidations are remembered during an outage, to replay on recovery. */
 const MAX_PENDING_INVALIDATIONS = 10_000;
-/** Member set of live replicas (each refreshes its entry every heartbeat; 3 missed beats drop it). */
+/** Member set of live API replicas (each refreshes its entry every heartbeat; 3 missed beats drop it). */
 const REPLICAS_KEY = 'store:replicas';
 
 /**
@@ -80,12 +85,16 @@ export class FailoverStore implements SharedStore {
     return this.opts.replicas ?? this.seenReplicas;
   }
 
-  /** Refreshes this process's entry in the replica set and the count seen; a no-op while degraded. */
+  /** Refreshes this process's entry in the replica set (API processes only) and the count seen; a no-op while degraded. */
   async announce(): Promise<void> {
     if (!this.up || this.closed) return;
     const ttlMs = 3 * (this.opts.heartbeatMs ?? 5_000);
     try {
-      this.seenReplicas = Math.max(1, await this.opts.redis.addMember(REPLICAS_KEY, this.instanceId, ttlMs));
+      const seen =
+        this.opts.countsAsReplica === false
+          ? (await this.opts.redis.members(REPLICAS_KEY)).length
+          : await this.opts.redis.addMember(REPLICAS_KEY, this.instanceId, ttlMs);
+      this.seenReplicas = Math.max(1, seen);
     } catch (err) {
       if (isOutage(err)) this.markDown(err);
       else this.opts.logger.error({ err }, 'shared store: replica heartbeat refused');
@@ -160,7 +169,7 @@ export class FailoverStore implements SharedStore {
 
   async close(): Promise<void> {
     clearInterval(this.heartbeatTimer);
-    if (this.up) await this.opts.redis.removeMember(REPLICAS_KEY, this.instanceId).catch(() => undefined);
+    if (this.up && this.opts.countsAsReplica !== false) await this.opts.redis.removeMember(REPLICAS_KEY, this.instanceId).catch(() => undefined);
     this.closed = true;
     this.stopProbe();
     await Promise.all([this.opts.redis.close(), this.opts.memory.close()]);

@@ -27,6 +27,8 @@ export interface SharedStoreOptions extends RedisAddressOptions {
   replicas?: number;
   /** Replica heartbeat interval. Default 5 000 ms. */
   heartbeatMs?: number;
+  /** Whether this process counts among the replicas limits are divided by (API processes; default true). */
+  countsAsReplica?: boolean;
 }
 
 /**
@@ -76,6 +78,7 @@ export async function createSharedStore(opts: SharedStoreOptions): Promise<Share
     onActiveChange: opts.onActiveChange,
     replicas: opts.replicas,
     heartbeatMs: opts.heartbeatMs,
+    countsAsReplica: opts.countsAsReplica,
   });
   await store.announce();
   return store;

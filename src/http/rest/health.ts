@@ -28,9 +28,10 @@ const readinessSchema = {
   tags: ['health'],
   summary: 'Readiness',
   description:
-    'For the edge proxy and orchestrators: 200 while this replica should get traffic (database and shared store reachable, ' +
+    'For the edge proxy and orchestrators: 200 while this replica can serve (database reachable within 750 ms, ' +
     "this build's migrations applied, not shutting down, nothing it serves still opening); otherwise 503 SERVICE_UNAVAILABLE with the failed checks in `details.checks`. " +
-    'Exempt from admission.',
+    'A shared-store (Redis) outage keeps it ready: `store: failed` and `degraded: ["store"]`, served on per-process limits and presence. ' +
+    'Answers within 1 s whatever the database does. Exempt from admission.',
   response: {
     200: {
       type: 'object',
@@ -47,6 +48,8 @@ const readinessSchema = {
             shuttingDown: { type: 'boolean' },
             /** The blog CMS still opening in this process (BLOG_CMS_OPEN_AT_START). */
             startingUp: { type: 'boolean' },
+            /** Failed checks the replica serves through (a shared-store outage). */
+            degraded: { type: 'array', items: { type: 'string', enum: ['store'] } },
           },
         },
       },

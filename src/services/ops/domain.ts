@@ -11,7 +11,7 @@ export const opsDomain = defineDomain({
   needs: [],
   create: ({ config, db, store, logger, registry, version }) => ({
     system: createSystemService({ network: config.network, version }),
-    readiness: createReadinessService({ db, store }),
+    readiness: createReadinessService({ db, store, registry }),
     indexerStatus: createIndexerStatusService({ db, store }),
     jobRuns: createJobRunsService({ db, logger, registry, ...config.jobs }),
     jobRunArchive: createJobRunArchiveService({ db, logger, archiveDir: config.jobs.archiveDir, hotDays: config.jobs.runHotDays }),

@@ -1,19 +1,39 @@
+import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../../db/client';
 import { readMigrations } from '../../db/migrate';
 import type { SharedStore } from '../../store';
 import type { CheckResult } from './model';
 
-/** How long one readiness probe may wait on the database before it counts as unreachable. */
-const DB_CHECK_TIMEOUT_MS = 1000;
+/**
+ * How long one readiness answer waits on the database before it counts as unreachable: the
+ * answer, HTTP included, stays within the edge's 1 s check whatever the database does.
+ */
+const DB_CHECK_TIMEOUT_MS = 750;
+/** A database probe still unsettled after this long is left behind and a new one sent (a connection that never answers nor fails). */
+const STUCK_PROBE_MS = 10_000;
 
+/** Checks that may fail while the replica still serves (on per-process state): reported, never a reason to take it out. */
+export type DegradedCheck = 'store';
 
 export interface ReadinessReport {
   ready: boolean;
-  checks: { database: CheckResult; store: CheckResult; migrations: CheckResult; shuttingDown: boolean; startingUp: boolean };
+  checks: {
+    database: CheckResult;
+    store: CheckResult;
+    migrations: CheckResult;
+    shuttingDown: boolean;
+    startingUp: boolean;
+    /** Failed checks this replica serves through (a shared-store outage: limits and presence per process). */
+    degraded: DegradedCheck[];
+  };
 }
 
 export interface ReadinessService {
-  /** Database and shared store reachable, this build's migrations applied, not shutting down. */
+  /**
+   * Whether this replica can serve: database reachable (answered within 750 ms), this build's
+   * migrations applied, not shutting down, nothing it serves still opening. A shared-store outage
+   * leaves it ready, listed in `degraded`. Never waits longer than the database bound.
+   */
   check(): Promise<ReadinessReport>;
   /** From now on the process reports unready (SIGTERM: the edge stops sending new requests). */
   markShuttingDown(): void;
@@ -24,14 +44,34 @@ export interface ReadinessService {
   startingUntil(task: Promise<unknown>): void;
 }
 
-export function createReadinessService(deps: { db: Db; store: SharedStore; migrationsDir?: string }): ReadinessService {
+interface DbChecks {
+  database: CheckResult;
+  migrations: CheckResult;
+}
+
+const UNREACHABLE: DbChecks = { database: 'failed', migrations: 'failed' };
+
+export function createReadinessService(deps: { db: Db; store: SharedStore; migrationsDir?: string; registry?: Registry }): ReadinessService {
   let shuttingDown = false;
   let starting = 0;
   // This build's migrations: a replica whose schema is older than its code must not take traffic.
   let expected: Promise<string[]> | null = null;
   const expectedNames = () => (expected ??= readMigrations(deps.migrationsDir).then((files) => files.map((f) => f.name)));
+  const storeDegraded = () => deps.store.kind === 'redis' && deps.store.active !== 'redis';
 
-  async function migrationsApplied(): Promise<{ database: CheckResult; migrations: CheckResult }> {
+  if (deps.registry) {
+    new Gauge({
+      name: 'readiness_degraded',
+      help: '1 while a check fails that this process serves through (store: the shared store is unreachable, limits and presence are per process)',
+      labelNames: ['check'] as const,
+      registers: [deps.registry],
+      collect() {
+        this.set({ check: 'store' }, storeDegraded() ? 1 : 0);
+      },
+    });
+  }
+
+  async function probeDatabase(): Promise<DbChecks> {
     try {
       const names = await expectedNames();
       const rows = await deps.db.query<{ n: number | string }>(
@@ -41,17 +81,32 @@ export function createReadinessService(deps: { db: Db; store: SharedStore; migra
       );
       return { database: 'ok', migrations: Number(rows[0]?.n) === names.length ? 'ok' : 'failed' };
     } catch {
-      return { database: 'failed', migrations: 'failed' };
+      return UNREACHABLE;
     }
+  }
+
+  // One probe in flight, shared by concurrent answers: on a frozen database a cancelled query can
+  // stay unsettled for as long as the freeze lasts, and a probe per health check would pile up.
+  let inFlight: { startedAt: number; result: Promise<DbChecks> } | null = null;
+  function databaseWithin(ms: number): Promise<DbChecks> {
+    if (!inFlight || Date.now() - inFlight.startedAt > STUCK_PROBE_MS) {
+      const probe = { startedAt: Date.now(), result: probeDatabase() };
+      inFlight = probe;
+      void probe.result.then(() => {
+        if (inFlight === probe) inFlight = null;
+      });
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<DbChecks>((resolve) => (timer = setTimeout(resolve, ms, UNREACHABLE)));
+    return Promise.race([inFlight.result, late]).finally(() => clearTimeout(timer));
   }
 
   return {
     async check() {
-      const { database, migrations } = await migrationsApplied();
-      // A Redis-backed store serving from memory is an outage: counters and broadcasts are per replica then.
-      const store: CheckResult = deps.store.kind === 'redis' && deps.store.active !== 'redis' ? 'failed' : 'ok';
-      const checks = { database, store, migrations, shuttingDown, startingUp: starting > 0 };
-      return { ready: database === 'ok' && store === 'ok' && migrations === 'ok' && !shuttingDown && starting === 0, checks };
+      const { database, migrations } = await databaseWithin(DB_CHECK_TIMEOUT_MS);
+      const store: CheckResult = storeDegraded() ? 'failed' : 'ok';
+      const checks = { database, store, migrations, shuttingDown, startingUp: starting > 0, degraded: store === 'failed' ? ['store' as const] : [] };
+      return { ready: database === 'ok' && migrations === 'ok' && !shuttingDown && starting === 0, checks };
     },
     markShuttingDown() {
       shuttingDown = true;
