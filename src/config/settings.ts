@@ -178,7 +178,7 @@ export const SETTINGS = {
   SHARED_STORE_REPLICAS: setting(
     int({ min: 1 }).optional(),
     'Replicas sharing the store. During a Redis outage each replica admits `HTTP.RATE_LIMIT_MAX / replicas` per client, continuing from the last count Redis gave it. Set with `CACHE_STORE=memory`, each process admits its share too.',
-    { unset: 'the replicas seen by a heartbeat in Redis (one that never reached Redis counts 1)' },
+    { unset: 'the API replicas seen by a heartbeat in Redis (jobs and indexer processes do not count; one that never reached Redis counts 1)' },
   ),
 
   APP_URL: setting(url().optional(), 'Public URL of the app; its origin is allowed by CORS and the blog lives under it. Its default assumes port 3000: set it when `GENERAL.PORT` differs.', { unset: '`http://localhost:3000` (refused on mainnet)' }),
