@@ -17,6 +17,8 @@ const SOLO_TESTS = [
   'test/api/api-replicas.test.ts',
   'test/api/api-replicas-activity.test.ts',
   'test/api/api-readiness.test.ts',
+  'test/api/api-store-outage.test.ts',
+  'test/db/db-outage.test.ts',
   'test/runtime/shutdown.test.ts',
   'test/graphql/graphql-pathological.test.ts',
   'test/store/store-managed-redis.test.ts',

@@ -22,7 +22,7 @@ describe('readiness (/api/health/ready) beside liveness (/api/health)', { timeou
     const api = await startApi({ env: { 'HTTP.RATE_LIMIT_MAX': '2' } });
     try {
       for (let i = 0; i < 4; i++) {
-        expect(await ready(api.url)).toEqual({ status: 200, body: { status: 'ready', checks: { database: 'ok', store: 'ok', migrations: 'ok', shuttingDown: false, startingUp: false } } });
+        expect(await ready(api.url)).toEqual({ status: 200, body: { status: 'ready', checks: { database: 'ok', store: 'ok', migrations: 'ok', shuttingDown: false, startingUp: false, degraded: [] } } });
       }
       api.services.readiness.markShuttingDown();
       const answer = await ready(api.url);
@@ -55,12 +55,13 @@ describe('readiness (/api/health/ready) beside liveness (/api/health)', { timeou
     }
   });
 
-  it('is unready while the shared store is unreachable or a migration of this build is missing; liveness stays 200', async () => {
+  it('stays ready, degraded, while the shared store is unreachable; is unready while a migration of this build is missing; liveness stays 200', async () => {
     const api = await startApi({ env: { CACHE_STORE: 'redis', SHARED_STORE_URL: 'redis://127.0.0.1:1/0' } });
     try {
       const answer = await ready(api.url);
-      expect(answer.status).toBe(503);
-      expect(answer.body.error!.details.checks).toEqual({ database: 'ok', store: 'failed', migrations: 'ok', shuttingDown: false, startingUp: false });
+      expect(answer.status).toBe(200);
+      expect(answer.body.checks).toEqual({ database: 'ok', store: 'failed', migrations: 'ok', shuttingDown: false, startingUp: false, degraded: ['store'] });
+      expect(await (await fetch(`${api.url}/metrics`)).text()).toContain('readiness_degraded{check="store"} 1');
       expect((await fetch(`${api.url}/api/health`)).status).toBe(200);
     } finally {
       await api.close();
@@ -99,7 +100,7 @@ describe('readiness (/api/health/ready) beside liveness (/api/health)', { timeou
     const runtime = await createRuntime(config, { roles: new Set(['jobs']), logger: testLogger, db: db.db });
     try {
       const url = /health:\s+(http:\/\/localhost:\d+)/.exec(runtime.urls.join('\n'))![1]!;
-      expect((await ready(url)).body).toEqual({ status: 'ready', checks: { database: 'ok', store: 'ok', migrations: 'ok', shuttingDown: false, startingUp: false } });
+      expect((await ready(url)).body).toEqual({ status: 'ready', checks: { database: 'ok', store: 'ok', migrations: 'ok', shuttingDown: false, startingUp: false, degraded: [] } });
       expect((await fetch(`${url}/api/health`)).status).toBe(200);
       expect((await fetch(`${url}/metrics`)).status).toBe(404);
     } finally {
