@@ -86,6 +86,10 @@ export async function pgQueryWithSignal<T>(
     throw cancelledError(signal, false);
   }
   const pid = (client as unknown as { processID: number }).processID;
+  // A borrowed client has no pool listener: a connection the server drops (crash, kill) would emit
+  // an unhandled 'error' and end the process. The failing query already reports it.
+  const ignoreDrop = () => {};
+  client.on('error', ignoreDrop);
   let cancelling: Promise<void> | null = null;
   const running = client.query(sql, params);
   const onAbort = () => void (cancelling = cancelUntilSettled(canceller, pid, running));
@@ -97,6 +101,7 @@ export async function pgQueryWithSignal<T>(
   } finally {
     signal.removeEventListener('abort', onAbort);
     if (cancelling) await cancelling;
+    client.removeListener('error', ignoreDrop);
     client.release(cancelling ? true : undefined);
   }
 }
