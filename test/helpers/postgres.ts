@@ -72,8 +72,7 @@ export class ThrowawayPostgres {
     const file = join(this.dir, 'data', 'postmaster.pid');
     if (!existsSync(file)) return [];
     const postmaster = Number(readFileSync(file, 'utf8').split('\n')[0]);
-    const children = spawnSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
-    return [postmaster, ...children];
+    return [postmaster, ...childrenOf(postmaster)];
   }
 
   private signal(sig: NodeJS.Signals): void {
@@ -104,6 +103,20 @@ export class ThrowawayPostgres {
     this.child?.kill('SIGKILL');
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** Processes whose parent is `pid`, from /proc (field 4 of `stat`, after the parenthesised name). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return Number(readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 function alive(pid: number): boolean {
