@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../src/config';
 import { createLogger } from '../src/observability/logger';
 import { shutdownBoundMs } from '../src/runtime/shutdown';
+import { onStopSignals } from '../src/runtime/stop-signals';
 import { superviseProcess, type SupervisedCommand, type Supervisor } from '../src/runtime/supervisor';
 import { renderHaproxyConfig } from './haproxy-config';
 
@@ -167,9 +168,9 @@ async function stop(code: number): Promise<void> {
   process.exit(code);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (!stopping) return void stop(0);
+onStopSignals({
+  stop: () => void stop(0),
+  force: (signal) => {
     logger.warn({ signal }, 'cluster: second signal, killing every process now');
     for (const s of supervisors.values()) {
       const pid = s.status().pid;
@@ -182,8 +183,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       }
     }
     process.exit(130);
-  });
-}
+  },
+});
 
 function usage(message: string): never {
   process.stderr.write(`${message}\nusage: npm run start:cluster -- --replicas N [--port 8080] [--base-port 3100] [--ops-port 8404] [--no-blog] [--api-only]\n`);
