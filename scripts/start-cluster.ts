@@ -15,6 +15,7 @@ import { shutdownBoundMs } from '../src/runtime/shutdown';
 import { onStopSignals } from '../src/runtime/stop-signals';
 import { superviseProcess, type SupervisedCommand, type Supervisor } from '../src/runtime/supervisor';
 import { renderHaproxyConfig } from './haproxy-config';
+import { haproxyProblem } from './haproxy-requirement';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Long enough for the edge's health checks (every 500 ms, down after 2 failures) to take a replica out before it drains. */
@@ -42,6 +43,13 @@ const replicas = Number(values.replicas);
 const edgePort = Number(values.port);
 const basePort = Number(values['base-port']);
 if (![replicas, edgePort, basePort].every((n) => Number.isInteger(n) && n > 0)) usage('--replicas, --port and --base-port take positive integers');
+
+const edgeProblem = haproxyProblem();
+if (edgeProblem) {
+  process.stderr.write(`${edgeProblem}\n`);
+  // EX_UNAVAILABLE: a program this one needs does not exist.
+  process.exit(69);
+}
 
 let config: Config;
 try {
