@@ -176,7 +176,7 @@ const STOP_SIGNAL_CODES: ReadonlySet<number> = new Set([128 + 15, 128 + 2]);
  * A clean stop: exit code 0 (our processes exit 0 only after a stop signal or their supervisor's
  * disconnect) or ended by SIGTERM/SIGINT, directly or as 128 + n. Anything else is a crash.
  */
-function stoppedOnPurpose(code: number | null, signal: NodeJS.Signals | null): boolean {
+function stoppedOnPurpose(code: number | null, signal: string | null): boolean {
   return code === 0 || (signal !== null && STOP_SIGNALS.has(signal)) || (code !== null && STOP_SIGNAL_CODES.has(code));
 }
 

@@ -202,7 +202,7 @@ describe('npm run start:cluster without HAProxy', () => {
     // PATH with node and npm but not /usr/sbin, where Debian puts haproxy.
     const bin = path.join(process.cwd(), 'node_modules', '.bin');
     const r = spawnSync('npm', ['run', '--silent', 'start:cluster'], { env: { ...process.env, PATH: `${bin}:/usr/bin:/bin` }, encoding: 'utf8' });
-    expect(spawnSync('sh', ['-c', 'command -v haproxy'], { env: { PATH: '/usr/bin:/bin' } }).status).not.toBe(0);
+    expect(spawnSync('sh', ['-c', 'command -v haproxy'], { env: { ...process.env, PATH: '/usr/bin:/bin' } }).status).not.toBe(0);
     expect(r.status).toBe(69);
     expect(r.stderr).toContain('no `haproxy` was found on PATH');
     expect(r.stderr).toContain('sudo apt-get install haproxy');
