@@ -12,8 +12,10 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../src/config';
 import { createLogger } from '../src/observability/logger';
 import { shutdownBoundMs } from '../src/runtime/shutdown';
+import { onStopSignals } from '../src/runtime/stop-signals';
 import { superviseProcess, type SupervisedCommand, type Supervisor } from '../src/runtime/supervisor';
 import { renderHaproxyConfig } from './haproxy-config';
+import { haproxyProblem } from './haproxy-requirement';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Long enough for the edge's health checks (every 500 ms, down after 2 failures) to take a replica out before it drains. */
@@ -41,6 +43,13 @@ const replicas = Number(values.replicas);
 const edgePort = Number(values.port);
 const basePort = Number(values['base-port']);
 if (![replicas, edgePort, basePort].every((n) => Number.isInteger(n) && n > 0)) usage('--replicas, --port and --base-port take positive integers');
+
+const edgeProblem = haproxyProblem();
+if (edgeProblem) {
+  process.stderr.write(`${edgeProblem}\n`);
+  // EX_UNAVAILABLE: a program this one needs does not exist.
+  process.exit(69);
+}
 
 let config: Config;
 try {
@@ -167,9 +176,9 @@ async function stop(code: number): Promise<void> {
   process.exit(code);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (!stopping) return void stop(0);
+onStopSignals({
+  stop: () => void stop(0),
+  force: (signal) => {
     logger.warn({ signal }, 'cluster: second signal, killing every process now');
     for (const s of supervisors.values()) {
       const pid = s.status().pid;
@@ -182,8 +191,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       }
     }
     process.exit(130);
-  });
-}
+  },
+});
 
 function usage(message: string): never {
   process.stderr.write(`${message}\nusage: npm run start:cluster -- --replicas N [--port 8080] [--base-port 3100] [--ops-port 8404] [--no-blog] [--api-only]\n`);

@@ -5,6 +5,7 @@ import { parseRoles, type Role } from '../roles';
 import type { Runtime, RuntimeOverrides } from './index';
 import { limitHeapGrowth } from './heap';
 import { shutdownBoundMs } from './shutdown';
+import { onStopSignals } from './stop-signals';
 
 /**
  * Exit codes: 78 configuration, 70 any other start-up failure, 69 a supervised part (the blog
@@ -54,16 +55,14 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
     // During start-up the runtime is closed as soon as createRuntime returns.
     if (!starting) void finish();
   };
-  // `on`, not `once`: a library that re-raises a signal it caught (Apollo did, see
-  // graphql/apollo.ts) must still find us listening, not the default action (exit 143
-  // mid-shutdown). A second signal ends the process at once.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (!stopping) return stop(signal, EXIT.ok);
+  // A second signal (not the same one delivered twice, see stop-signals.ts) ends the process at once.
+  onStopSignals({
+    stop: (signal) => stop(signal, EXIT.ok),
+    force: (signal) => {
       logger.warn({ signal }, 'second signal during shutdown: exiting now');
       process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
-    });
-  }
+    },
+  });
   // Spawned by a supervisor (scripts/start-cluster.ts): its death closes the IPC channel; stop with it.
   if (process.channel) process.once('disconnect', () => stop('supervisor exited', EXIT.ok));
   try {

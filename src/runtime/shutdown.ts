@@ -10,7 +10,7 @@ const AFTER_HTTP_CLOSE_MS = 7000;
  * The longest a clean shutdown may take from SIGTERM to exit (README, Shutdown): unready delay,
  * request timeout, flush slack, then the rest. src/runtime/process.ts exits at this bound whatever is left.
  */
-export function shutdownBoundMs(config: Pick<Config, 'http'>): number {
+export function shutdownBoundMs(config: { http: Pick<Config['http'], 'drainDelayMs' | 'requestTimeoutMs'> }): number {
   return config.http.drainDelayMs + config.http.requestTimeoutMs + HTTP_CLOSE_SLACK_MS + AFTER_HTTP_CLOSE_MS;
 }
 

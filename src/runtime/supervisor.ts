@@ -3,9 +3,12 @@ import { createInterface } from 'node:readline';
 import type { Logger } from '../observability/logger';
 
 export interface SupervisionPolicy {
-  /** Delay before a restart: initialMs · 2^(exits in the window − 1), at most maxMs. */
+  /**
+   * Delay before a restart after a crash: initialMs · 2^(crashes in the window − 1), at most maxMs.
+   * After a clean stop someone else asked for (SIGTERM, exit 0): initialMs, and it is not counted.
+   */
   backoff: { initialMs: number; maxMs: number };
-  /** `exits` exits within `windowMs` is a crash loop: the supervisor gives up. */
+  /** `exits` crashes within `windowMs` is a crash loop: the supervisor gives up. Clean stops do not count. */
   crashLoop: { exits: number; windowMs: number };
   /** After SIGTERM, how long the process group may take before SIGKILL. */
   stopTimeoutMs: number;
@@ -114,6 +117,14 @@ export function superviseProcess(opts: SupervisorOptions): Supervisor {
 
   function afterUnexpectedExit(lastExit: NonNullable<SupervisedStatus['lastExit']>): void {
     const { code, signal } = lastExit;
+    if (stoppedOnPurpose(code, signal)) {
+      // Someone else stopped it (a rolling restart, an operator's kill): not a crash, so no count and no growth.
+      const delayMs = policy.backoff.initialMs;
+      changed({ state: 'restarting', pid: null, lastExit, restarts: status.restarts + 1 });
+      log.info({ code, signal, delayMs }, `${opts.name}: process stopped cleanly; restarting in ${delayMs} ms`);
+      restartTimer = setTimeout(start, delayMs);
+      return;
+    }
     const now = Date.now();
     exits.push(now);
     while (exits.length && now - exits[0]! > policy.crashLoop.windowMs) exits.shift();
@@ -156,6 +167,17 @@ export function superviseProcess(opts: SupervisorOptions): Supervisor {
       return stopping;
     },
   };
+}
+
+const STOP_SIGNALS: ReadonlySet<string> = new Set(['SIGTERM', 'SIGINT']);
+const STOP_SIGNAL_CODES: ReadonlySet<number> = new Set([128 + 15, 128 + 2]);
+
+/**
+ * A clean stop: exit code 0 (our processes exit 0 only after a stop signal or their supervisor's
+ * disconnect) or ended by SIGTERM/SIGINT, directly or as 128 + n. Anything else is a crash.
+ */
+function stoppedOnPurpose(code: number | null, signal: string | null): boolean {
+  return code === 0 || (signal !== null && STOP_SIGNALS.has(signal)) || (code !== null && STOP_SIGNAL_CODES.has(code));
 }
 
 function killGroup(proc: ChildProcess, signal: NodeJS.Signals): void {

@@ -18,6 +18,10 @@ export const haproxyVersion: string | null = (() => {
 export interface TestCluster {
   edgeUrl: string;
   apiPorts: number[];
+  /** Every port the cluster listens on: the edge, its ops page, the replicas and (unless api-only) the jobs and indexer health ports. */
+  ports: number[];
+  /** The process the test started (`node` running the script, or `npm` with `viaNpm`). */
+  child: ChildProcess;
   databaseUrl: string;
   output(): string;
   stop(): Promise<void>;
@@ -41,13 +45,27 @@ async function freeBasePort(replicas: number): Promise<number> {
   throw new Error('no free port range for the cluster');
 }
 
-export async function startTestCluster(opts: { replicas: number; env?: Record<string, string>; timeoutMs?: number }): Promise<TestCluster> {
+interface TestClusterOptions {
+  replicas: number;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  /** Run `npm run start:cluster` as the README says, not the script under node. */
+  viaNpm?: boolean;
+  /** Default true: the edge and the replicas (test entry) only. False: jobs and indexer too, never the blog. */
+  apiOnly?: boolean;
+}
+
+export async function startTestCluster(opts: TestClusterOptions): Promise<TestCluster> {
   const scratch: ScratchDatabase = await createScratchDatabase(testEnv.databaseUrl!);
   const dataDir = mkdtempSync(join(tmpdir(), 'edge-cluster-'));
   const base = await freeBasePort(opts.replicas);
-  const args = ['--import', 'tsx', 'scripts/start-cluster.ts', '--replicas', String(opts.replicas), '--port', String(base), '--ops-port', String(base + 1)];
-  args.push('--base-port', String(base + 100), '--api-only', '--api-entry', 'test/fixtures/api-entry-edge.ts', '--served-by-header');
-  const child: ChildProcess = spawn(process.execPath, args, {
+  const apiOnly = opts.apiOnly ?? true;
+  const scriptArgs = ['--replicas', String(opts.replicas), '--port', String(base), '--ops-port', String(base + 1), '--base-port', String(base + 100)];
+  scriptArgs.push(...(apiOnly ? ['--api-only', '--api-entry', 'test/fixtures/api-entry-edge.ts', '--served-by-header'] : ['--no-blog']));
+  const [command, args] = opts.viaNpm
+    ? ['npm', ['run', '--silent', 'start:cluster', '--', ...scriptArgs]]
+    : [process.execPath, ['--import', 'tsx', 'scripts/start-cluster.ts', ...scriptArgs]];
+  const child: ChildProcess = spawn(command, args, {
     env: {
       ...process.env,
       // Production settings, as deployed: no development secrets, so the replicas do not open the blog's CMS.
@@ -98,6 +116,8 @@ export async function startTestCluster(opts: { replicas: number; env?: Record<st
   return {
     edgeUrl: `http://127.0.0.1:${base}`,
     apiPorts: Array.from({ length: opts.replicas }, (_, i) => base + 101 + i),
+    ports: [base, base + 1, ...Array.from({ length: opts.replicas }, (_, i) => base + 101 + i), ...(apiOnly ? [] : [base + 191, base + 192])],
+    child,
     databaseUrl: scratch.url,
     output: () => out,
     stop: cleanup,

@@ -238,7 +238,8 @@ describe('Dockerfile', () => {
     const script = entrypoint!.at(-1)!;
     expect(existsSync(path.join(root, script))).toBe(true);
     const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts.start).toBe(`tsx ${script}`);
+    // `exec`: npm's shell is replaced, so the signal npm forwards reaches node (test/runtime/npm-signals.test.ts).
+    expect(scripts.start).toBe(`exec ${entrypoint!.join(' ')}`);
     expect(entrypoint!.slice(1, -1)).toEqual(['--import', 'tsx']);
     expect([...parseRoles(exec('CMD') ?? [])]).toEqual(['api']);
   });

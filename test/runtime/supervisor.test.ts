@@ -88,4 +88,36 @@ describe('superviseProcess', () => {
     expect(logs.lines.some((l) => l.level === 60 && l.msg === gaveUp!.message)).toBe(true);
     await sup.stop();
   });
+
+  it('restarts a child stopped by SIGTERM (or exiting 0) after the initial delay, without counting it toward the crash loop; a crash still counts', async () => {
+    const { logger, logs } = captureLogger();
+    let gaveUp: Error | null = null;
+    // The platform's way: exit 0 on SIGTERM. Five clean stops, more than the crash-loop count of 4.
+    const graceful = node(`process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000)`);
+    const sup = superviseProcess({ name: 'replica', run: graceful, logger, policy: FAST_POLICY, onGiveUp: (err) => (gaveUp = err) });
+    const stopAndAwaitRestart = async (signal: NodeJS.Signals) => {
+      await waitFor(() => sup.status().state === 'running' && sup.status().pid !== null, 5000, 'running');
+      const pid = sup.status().pid!;
+      const restarts = sup.status().restarts;
+      // Before the child's handler is installed SIGTERM ends it by the signal itself: a clean stop too.
+      process.kill(pid, signal);
+      await waitFor(() => sup.status().restarts === restarts + 1 && sup.status().state === 'running', 10_000, `restart after ${signal}`);
+    };
+    try {
+      for (let i = 0; i < 5; i++) await stopAndAwaitRestart('SIGTERM');
+      expect(gaveUp).toBeNull();
+      expect(sup.status()).toMatchObject({ state: 'running', restarts: 5 });
+      const clean = logs.lines.filter((l) => l.msg === 'replica: process stopped cleanly; restarting in 10 ms');
+      expect(clean).toHaveLength(5);
+      expect(clean.map((l) => l.delayMs)).toEqual([10, 10, 10, 10, 10]);
+      // Crashes still count, from 1: backoff 10, 20, 40, then the fourth gives up.
+      for (let i = 0; i < 3; i++) await stopAndAwaitRestart('SIGKILL');
+      expect(logs.lines.filter((l) => l.msg?.includes('exited unexpectedly')).map((l) => l.delayMs)).toEqual([10, 20, 40]);
+      process.kill(sup.status().pid!, 'SIGKILL');
+      await waitFor(() => gaveUp !== null, 10_000, 'the supervisor to give up after the fourth crash');
+      expect(gaveUp!.message).toBe('replica: crash loop, the process exited 4 times within 60 s (last: signal SIGKILL); not restarting it');
+    } finally {
+      await sup.stop();
+    }
+  });
 });
