@@ -8,6 +8,7 @@ const BLOG_TESTS = ['test/blog/blog-*.test.ts', 'test/e2e/blog-*.test.ts'];
  */
 const SOLO_TESTS = [
   'test/runtime/edge-cluster.test.ts',
+  'test/runtime/edge-kill.test.ts',
   'test/nameservice/nameservice-issuance.test.ts',
   'test/giveaways/giveaway-settlement.test.ts',
   'test/indexer/indexer-kill.test.ts',
