@@ -10,6 +10,7 @@ const SOLO_TESTS = [
   'test/runtime/edge-cluster.test.ts',
   'test/runtime/edge-store-outage.test.ts',
   'test/runtime/npm-signals.test.ts',
+  'test/runtime/edge-kill.test.ts',
   'test/nameservice/nameservice-issuance.test.ts',
   'test/giveaways/giveaway-settlement.test.ts',
   'test/indexer/indexer-kill.test.ts',

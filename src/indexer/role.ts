@@ -4,7 +4,6 @@ import type { Config } from '../config/index.js';
 import type { Db } from '../db/client.js';
 import type { Services } from '../services/index.js';
 import type { SharedStore } from '../store/index.js';
-import { createIndexer } from './runner.js';
 
 export interface IndexerRoleDeps {
   config: Pick<Config, 'chain' | 'indexer'>;
@@ -30,6 +29,8 @@ export async function startIndexerRole(deps: IndexerRoleDeps): Promise<void> {
     logger.warn('indexer: not started because CHAIN.SUI_URL (or CHAIN_SUI_URL) is not set; set it to a Sui GraphQL or gRPC-web endpoint (CHAIN.SUI_TRANSPORT) to follow PLATFORM_PACKAGE_ID');
     return;
   }
+  // The chain clients and sources load only for an indexer that runs.
+  const { createIndexer } = await import('./runner.js');
   const indexer = createIndexer({
     config: {
       packageId: config.chain.packageId,

@@ -1,7 +1,3 @@
-import { SuiGraphQLClient } from '@mysten/sui/graphql';
-import { SuiGrpcClient } from '@mysten/sui/grpc';
-import { parseSerializedSignature } from '@mysten/sui/cryptography';
-import { isValidPersonalMessageSignature } from '@mysten/sui/verify';
 import type { ClientWithCoreApi } from '@mysten/sui/client';
 
 export type SignatureCheck = 'valid' | 'invalid' | 'chain-unavailable';
@@ -23,32 +19,45 @@ export interface SignatureVerifierOptions {
   network: string;
 }
 
-function chainClient(opts: SignatureVerifierOptions): ClientWithCoreApi | undefined {
-  if (!opts.url) return undefined;
-  return opts.transport === 'grpc'
-    ? new SuiGrpcClient({ baseUrl: opts.url, network: opts.network })
-    : new SuiGraphQLClient({ url: opts.url, network: opts.network });
+/**
+ * The SDK's verifier and clients, loaded on the first login: about 10 MiB of heap that processes
+ * without logins (jobs, indexer) never hold.
+ */
+async function loadVerifier(opts: SignatureVerifierOptions) {
+  const [{ SuiGraphQLClient }, { SuiGrpcClient }, { parseSerializedSignature }, { isValidPersonalMessageSignature }] = await Promise.all([
+    import('@mysten/sui/graphql'),
+    import('@mysten/sui/grpc'),
+    import('@mysten/sui/cryptography'),
+    import('@mysten/sui/verify'),
+  ]);
+  const client: ClientWithCoreApi | undefined = !opts.url
+    ? undefined
+    : opts.transport === 'grpc'
+      ? new SuiGrpcClient({ baseUrl: opts.url, network: opts.network })
+      : new SuiGraphQLClient({ url: opts.url, network: opts.network });
+  const schemeOf = (signature: string): string | null => {
+    try {
+      return parseSerializedSignature(signature).signatureScheme;
+    } catch {
+      return null;
+    }
+  };
+  return { client, schemeOf, isValidPersonalMessageSignature };
 }
-
-const usesChain = (signature: string): boolean => {
-  try {
-    const scheme = parseSerializedSignature(signature).signatureScheme;
-    return scheme === 'ZkLogin' || scheme === 'MultiSig';
-  } catch {
-    return false;
-  }
-};
 
 /** The one adapter between login and the chain's signature rules (the SDK's verifier). */
 export function createSignatureVerifier(opts: SignatureVerifierOptions): SignatureVerifier {
-  const client = chainClient(opts);
+  let loaded: ReturnType<typeof loadVerifier> | undefined;
   return {
     async verifyPersonalMessage(message, signature, address) {
-      if (usesChain(signature) && !client && parseSerializedSignature(signature).signatureScheme === 'ZkLogin') return 'chain-unavailable';
+      const { client, schemeOf, isValidPersonalMessageSignature } = await (loaded ??= loadVerifier(opts));
+      const scheme = schemeOf(signature);
+      const usesChain = scheme === 'ZkLogin' || scheme === 'MultiSig';
+      if (scheme === 'ZkLogin' && !client) return 'chain-unavailable';
       try {
         return (await isValidPersonalMessageSignature(message, signature, { client, address })) ? 'valid' : 'invalid';
       } catch {
-        return usesChain(signature) ? 'chain-unavailable' : 'invalid';
+        return usesChain ? 'chain-unavailable' : 'invalid';
       }
     },
   };

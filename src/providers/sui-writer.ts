@@ -9,16 +9,13 @@ import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { Secp256k1Keypair } from '@mysten/sui/keypairs/secp256k1';
 import { Secp256r1Keypair } from '@mysten/sui/keypairs/secp256r1';
+import { NodeRefusedError } from './sui-write-inputs';
 import { Inputs, Transaction, type TransactionDataBuilder } from '@mysten/sui/transactions';
-import { fromBase64, normalizeSuiObjectId, SUI_TYPE_ARG, toBase64 } from '@mysten/sui/utils';
+import { fromBase64, SUI_TYPE_ARG, toBase64 } from '@mysten/sui/utils';
 
 export { Transaction };
+export { NodeRefusedError, objectInput } from './sui-write-inputs';
 
-/**
- * An object argument resolved on the node at build time, with its mutability stated: without it
- * the SDK would also ask the node for the Move function's signature.
- */
-export const objectInput = (objectId: string, mutable: boolean) => ({ $kind: 'UnresolvedObject' as const, UnresolvedObject: { objectId: normalizeSuiObjectId(objectId), mutable } });
 
 /** Signed transaction data, as stored before it is sent (so the same bytes can be re-sent). */
 export interface SignedTransaction {
@@ -45,10 +42,6 @@ export interface ExecutionOutcome {
   gasTotal: bigint;
 }
 
-/** The node answered the execute call with an error: it did not execute these bytes (now). */
-export class NodeRefusedError extends Error {
-  override name = 'NodeRefusedError';
-}
 
 /** An error response of the node (GraphQL errors, a gRPC status other than unavailable/deadline), as opposed to no answer. */
 function isNodeAnswer(err: unknown): boolean {

@@ -83,8 +83,17 @@ export class ChatResolver {
   }
 
   @Mutation(() => ChatMessage, { description: 'Sends a message (graphql-ws only; a verified wallet)' })
-  async sendChatMessage(@Arg('room', () => String) room: string, @Arg('text', () => String) text: string, @Ctx() ctx: GraphqlContext): Promise<ChatMessage> {
-    return toMessage(await this.services.chat.send(callerOf(ctx), { room, text }));
+  async sendChatMessage(
+    @Arg('room', () => String) room: string,
+    @Arg('text', () => String) text: string,
+    @Ctx() ctx: GraphqlContext,
+    @Arg('clientId', () => String, {
+      nullable: true,
+      description: 'Your id for this message (a UUID; unique per sender for at least 24 h): a retry with the same id returns the first message and posts nothing',
+    })
+    clientId?: string | null,
+  ): Promise<ChatMessage> {
+    return toMessage(await this.services.chat.send(callerOf(ctx), { room, text, ...(clientId != null ? { clientId } : {}) }));
   }
 
   @Mutation(() => ChatReaction, { description: 'Reacts to a message with one emoji (graphql-ws only); repeating it changes nothing' })

@@ -14,3 +14,14 @@ export const HEAP_GROWING_PERCENT = 50;
 export function limitHeapGrowth(percent = HEAP_GROWING_PERCENT): void {
   v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
 }
+
+/**
+ * WebAssembly compiled by the baseline compiler (Liftoff) only, never tiered up by TurboFan.
+ * Prisma's query compiler is WebAssembly; tiering it up in the background costs 50–90 MiB of
+ * native memory that is never returned. Processes without the api role run few queries, so
+ * they take the slower baseline code (docs/decisions.md: idle jobs and indexer footprint).
+ * Must run before the first WebAssembly module is compiled.
+ */
+export function compileWasmBaselineOnly(): void {
+  v8.setFlagsFromString('--liftoff-only');
+}

@@ -7,9 +7,8 @@ import { connectRedis, createBus, createSharedStore, type SharedStore } from '..
 import type { RedisOptions } from 'ioredis';
 import { createDb, type Db } from '../db/client';
 import { createServices, type Services } from '../services';
-import { buildGraphqlSchema } from '../resolvers';
-import { buildHttpApp, type HttpAppDeps } from '../http/app';
-import { createSharedKeyValueCache, type SharedKeyValueCache } from '../store/keyv-cache';
+import type { HttpAppDeps } from '../http/app';
+import type { SharedKeyValueCache } from '../store/keyv-cache';
 import type { Role } from '../roles';
 import { startBlogRole, type BlogRoleOptions } from './blog';
 import { closeHttpApp } from './http';
@@ -142,6 +141,13 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   runtime.core = { db, store, services };
 
   if (roles.has('api')) {
+    // The transports (Fastify, Apollo, type-graphql, graphql-ws, Socket.IO) load only here: a jobs or
+    // indexer process never pays for them (about 30 MiB of heap, measured in docs/decisions.md).
+    const [{ buildGraphqlSchema }, { buildHttpApp }, { createSharedKeyValueCache }] = await Promise.all([
+      import('../resolvers'),
+      import('../http/app'),
+      import('../store/keyv-cache'),
+    ]);
     const schema = await buildGraphqlSchema({ services, pubSub: bus.pubSub });
     // One origin: `/blog` is proxied to BLOG_UPSTREAM_URL, else to this platform's own blog process.
     const blogUpstream = config.blog.upstreamUrl ?? (roles.has('blog') ? `http://127.0.0.1:${config.blog.port}` : undefined);

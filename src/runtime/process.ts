@@ -3,7 +3,7 @@ import { withDevelopmentSecrets, type DevelopmentSecrets } from '../config/devel
 import { createLogger } from '../observability/logger';
 import { parseRoles, type Role } from '../roles';
 import type { Runtime, RuntimeOverrides } from './index';
-import { limitHeapGrowth } from './heap';
+import { compileWasmBaselineOnly, limitHeapGrowth } from './heap';
 import { shutdownBoundMs } from './shutdown';
 import { onStopSignals } from './stop-signals';
 
@@ -25,6 +25,7 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
   let devSecrets: DevelopmentSecrets['generated'];
   try {
     roles = parseRoles(argv);
+    if (!roles.has('api')) compileWasmBaselineOnly();
     ({ config, generated: devSecrets } = withDevelopmentSecrets(loadConfig()));
   } catch (err) {
     process.stderr.write(`${err instanceof ConfigError || err instanceof Error ? err.message : String(err)}\n`);

@@ -28,6 +28,15 @@ describe('the edge configuration (scripts/haproxy-config.ts)', () => {
     expect(cfg).toContain('http-check send meth GET uri /api/health/ready');
   });
 
+  it('routes the API through the in-process hop (each request first on its connection: a dying replica yields 502, not a reset) with error bodies in the API shape', () => {
+    const cfg = renderHaproxyConfig({ bind: '127.0.0.1:8080', api: [{ name: 'api-1', address: '127.0.0.1:3101' }] });
+    expect(cfg).toContain('use_backend api_hop if api');
+    expect(cfg).toMatch(/backend api_hop\n(?: {2}.*\n)* {2}option http-server-close\n(?: {2}.*\n)* {2}server hop abns@edge-api-hop send-proxy-v2/);
+    expect(cfg).toMatch(/frontend api_inner\n {2}bind abns@edge-api-hop accept-proxy\n(?: {2}.*\n)* {2}default_backend api\n/);
+    const body = /http-error status 502 content-type application\/json lf-string '([^']+)'/.exec(cfg)![1]!;
+    expect(JSON.parse(body.replace('%[unique-id]', 'id'))).toEqual({ error: { code: 'UPSTREAM_UNAVAILABLE', message: expect.any(String), requestId: 'id' } });
+  });
+
   it.runIf(haproxyVersion)('HAProxy accepts both the compose file and a loopback rendering (haproxy -c)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'haproxy-cfg-'));
     const loopback = join(dir, 'loopback.cfg');

@@ -1,4 +1,3 @@
-import { createSuiWriter } from '../../providers/sui-writer';
 import { defineDomain } from '../domain';
 import { createChainWriterService } from './service';
 
@@ -6,15 +5,17 @@ export const chainWriterDomain = defineDomain({
   name: 'chain-writer',
   settings: ['chain', 'network'],
   needs: [],
-  create: ({ config, db }) => {
+  create: async ({ config, db }) => {
     const { suiUrl, transport, packageId, writer } = config.chain;
+    // The SDK's signer and clients load only where a writer is configured.
+    const createSuiWriter = writer.privateKey && suiUrl ? (await import('../../providers/sui-writer')).createSuiWriter : null;
     return {
       /** The chain-write outbox (enqueue / awaitOutcome); the jobs role runs its writer loop. */
       chainWriter: createChainWriterService({
         db,
         packageId,
         writer:
-          writer.privateKey && suiUrl
+          createSuiWriter && writer.privateKey && suiUrl
             ? createSuiWriter({ url: suiUrl, transport, network: config.network, privateKey: writer.privateKey, gasBudget: BigInt(writer.gasBudget) })
             : null,
       }),

@@ -6,7 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Counter, type Registry } from 'prom-client';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../observability/logger';
-import { NodeRefusedError, type ExecutionOutcome, type SignedTransaction } from '../../providers/sui-writer';
+import { NodeRefusedError } from '../../providers/sui-write-inputs';
+import type { ExecutionOutcome, SignedTransaction } from '../../providers/sui-writer';
 import { ChainWriteRejectedError, toRecord, type ChainWriteRecord, type ChainWriterService } from './service';
 
 export const CHAIN_WRITER_LOCK_KEY = 'platform:chain-writer:leader';

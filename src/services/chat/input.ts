@@ -50,7 +50,15 @@ export const emoji = z
   .refine((e) => utf8Bytes(e) <= CHAT_LIMITS.emojiMaxBytes, `Emoji must be at most ${CHAT_LIMITS.emojiMaxBytes} bytes`)
   .refine((e) => [...graphemes.segment(e)].length === 1 && /\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(e), 'Emoji must be a single emoji');
 
-export const sendInput = z.object({ room: roomName, text: messageText }).strict();
+/**
+ * A sender's idempotency key: a repeat of (author, clientId) returns the first message instead of
+ * posting again. Clients keep one unique per author for at least 24 h (a UUID per message); the
+ * server remembers it as long as the message is stored (messages are not pruned), so a later
+ * repeat still returns the first message.
+ */
+const clientId = z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/, 'clientId must be 1 to 64 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-" (a UUID fits)');
+
+export const sendInput = z.object({ room: roomName, text: messageText, clientId: clientId.optional() }).strict();
 export const reactInput = z.object({ messageId: z.string().regex(/^[1-9]\d{0,18}$/, 'messageId must be a message id'), emoji }).strict();
 export const roomInput = z.object({ room: roomName }).strict();
 export const historyInput = z

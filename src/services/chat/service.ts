@@ -45,6 +45,11 @@ export interface ChatServiceDeps {
   limits: Config['chat'];
 }
 
+type ChatMessageRow = { id: bigint; room: string; author: string; text: string; createdAt: Date };
+
+/** A message as sent (no reactions yet): the send's answer and its broadcast. */
+const viewOf = (row: ChatMessageRow): ChatMessageView => ({ id: String(row.id), room: row.room, author: row.author, text: row.text, createdAt: row.createdAt.toISOString(), reactions: [] });
+
 /** Rooms, messages and reactions (PostgreSQL), typing (debounced in the shared store), broadcast once per event. */
 export function createChatService(deps: ChatServiceDeps): ChatService {
   const { db, store, bus, logger, limits } = deps;
@@ -72,13 +77,41 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     }
   }
 
+  /**
+   * Posts (author, clientId) once across replicas. The insert and the rate-limit charge share a
+   * transaction: a concurrent repeat's insert waits on the unique index until the first commits
+   * (then it inserts nothing and reads the first row) or rolls back when refused (then it posts
+   * itself). So only the message that is stored is charged; a repeat is neither charged nor
+   * broadcast.
+   */
+  async function postOnce(author: string, clientId: string, data: { room: string; author: string; text: string }): Promise<{ row: ChatMessageRow; first: boolean }> {
+    const key = { author_clientId: { author, clientId } };
+    const earlier = await db.prisma.chatMessage.findUnique({ where: key });
+    if (earlier) return { row: earlier, first: false };
+    const inserted = await db.prisma.$transaction(async (tx) => {
+      const [row] = await tx.chatMessage.createManyAndReturn({ data: [{ ...data, clientId }], skipDuplicates: true });
+      if (row) await throttle('messages', author, limits.messagesPerWindow);
+      return row;
+    });
+    if (inserted) return { row: inserted, first: true };
+    return { row: await db.prisma.chatMessage.findUniqueOrThrow({ where: key }), first: false };
+  }
+
   return {
     async send(caller, raw) {
       const wallet = writer(caller);
       const input = parseInput(sendInput, raw);
-      await throttle('messages', wallet, limits.messagesPerWindow);
-      const row = await db.prisma.chatMessage.create({ data: { room: input.room, author: wallet, text: input.text } });
-      const message: ChatMessageView = { id: String(row.id), room: row.room, author: row.author, text: row.text, createdAt: row.createdAt.toISOString(), reactions: [] };
+      const data = { room: input.room, author: wallet, text: input.text };
+      let row: ChatMessageRow;
+      if (input.clientId === undefined) {
+        await throttle('messages', wallet, limits.messagesPerWindow);
+        row = await db.prisma.chatMessage.create({ data });
+      } else {
+        const sent = await postOnce(wallet, input.clientId, data);
+        if (!sent.first) return viewOf(sent.row);
+        row = sent.row;
+      }
+      const message = viewOf(row);
       await broadcast(row.room, { type: 'message', message });
       if (row.room === GLOBAL_ROOM) deps.relay?.relay(message);
       return message;

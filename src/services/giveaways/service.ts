@@ -2,7 +2,7 @@
 // passed are settled on chain through the chain writer, one write per giveaway (idempotency key
 // `giveaway.settle:<objectId>`), so a crash or a second run never settles one twice.
 import { isValidSuiObjectId } from '@mysten/sui/utils';
-import { objectInput } from '../../providers/sui-writer';
+import { objectInput } from '../../providers/sui-write-inputs';
 import type { Db } from '../../db/client';
 import { ChainWriteRejectedError, ChainWriteTimeoutError, type ChainWriterService, type ChainWriteRecord } from '../chain-writer';
 

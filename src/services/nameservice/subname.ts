@@ -1,7 +1,7 @@
 // What a sub-name label may be, and the chain write that issues one.
 import { isValidSuiAddress, isValidSuiObjectId, normalizeSuiAddress, normalizeSuiObjectId } from '@mysten/sui/utils';
 import { z } from 'zod';
-import { objectInput } from '../../providers/sui-writer';
+import { objectInput } from '../../providers/sui-write-inputs';
 import { ChainWriteRejectedError, type ChainWriterService, type JsonPayload } from '../chain-writer';
 
 export const NAMESERVICE_SUBNAME_KIND = 'nameservice.subname';

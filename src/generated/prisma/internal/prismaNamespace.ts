@@ -3503,6 +3503,7 @@ export const ChatMessageScalarFieldEnum = {
   room: 'room',
   author: 'author',
   text: 'text',
+  clientId: 'clientId',
   createdAt: 'createdAt'
 } as const
 

@@ -527,6 +527,7 @@ export const ChatMessageScalarFieldEnum = {
   room: 'room',
   author: 'author',
   text: 'text',
+  clientId: 'clientId',
   createdAt: 'createdAt'
 } as const
 

@@ -40,6 +40,7 @@ export type ChatMessageMinAggregateOutputType = {
   room: string | null
   author: string | null
   text: string | null
+  clientId: string | null
   createdAt: Date | null
 }
 
@@ -48,6 +49,7 @@ export type ChatMessageMaxAggregateOutputType = {
   room: string | null
   author: string | null
   text: string | null
+  clientId: string | null
   createdAt: Date | null
 }
 
@@ -56,6 +58,7 @@ export type ChatMessageCountAggregateOutputType = {
   room: number
   author: number
   text: number
+  clientId: number
   createdAt: number
   _all: number
 }
@@ -74,6 +77,7 @@ export type ChatMessageMinAggregateInputType = {
   room?: true
   author?: true
   text?: true
+  clientId?: true
   createdAt?: true
 }
 
@@ -82,6 +86,7 @@ export type ChatMessageMaxAggregateInputType = {
   room?: true
   author?: true
   text?: true
+  clientId?: true
   createdAt?: true
 }
 
@@ -90,6 +95,7 @@ export type ChatMessageCountAggregateInputType = {
   room?: true
   author?: true
   text?: true
+  clientId?: true
   createdAt?: true
   _all?: true
 }
@@ -185,6 +191,7 @@ export type ChatMessageGroupByOutputType = {
   room: string
   author: string
   text: string
+  clientId: string | null
   createdAt: Date
   _count: ChatMessageCountAggregateOutputType | null
   _avg: ChatMessageAvgAggregateOutputType | null
@@ -216,6 +223,7 @@ export type ChatMessageWhereInput = {
   room?: Prisma.StringFilter<"ChatMessage"> | string
   author?: Prisma.StringFilter<"ChatMessage"> | string
   text?: Prisma.StringFilter<"ChatMessage"> | string
+  clientId?: Prisma.StringNullableFilter<"ChatMessage"> | string | null
   createdAt?: Prisma.DateTimeFilter<"ChatMessage"> | Date | string
   reactions?: Prisma.ChatReactionListRelationFilter
 }
@@ -225,27 +233,31 @@ export type ChatMessageOrderByWithRelationInput = {
   room?: Prisma.SortOrder
   author?: Prisma.SortOrder
   text?: Prisma.SortOrder
+  clientId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   reactions?: Prisma.ChatReactionOrderByRelationAggregateInput
 }
 
 export type ChatMessageWhereUniqueInput = Prisma.AtLeast<{
   id?: bigint | number
+  author_clientId?: Prisma.ChatMessageAuthorClientIdCompoundUniqueInput
   AND?: Prisma.ChatMessageWhereInput | Prisma.ChatMessageWhereInput[]
   OR?: Prisma.ChatMessageWhereInput[]
   NOT?: Prisma.ChatMessageWhereInput | Prisma.ChatMessageWhereInput[]
   room?: Prisma.StringFilter<"ChatMessage"> | string
   author?: Prisma.StringFilter<"ChatMessage"> | string
   text?: Prisma.StringFilter<"ChatMessage"> | string
+  clientId?: Prisma.StringNullableFilter<"ChatMessage"> | string | null
   createdAt?: Prisma.DateTimeFilter<"ChatMessage"> | Date | string
   reactions?: Prisma.ChatReactionListRelationFilter
-}, "id">
+}, "id" | "author_clientId">
 
 export type ChatMessageOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
   room?: Prisma.SortOrder
   author?: Prisma.SortOrder
   text?: Prisma.SortOrder
+  clientId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.ChatMessageCountOrderByAggregateInput
   _avg?: Prisma.ChatMessageAvgOrderByAggregateInput
@@ -262,6 +274,7 @@ export type ChatMessageScalarWhereWithAggregatesInput = {
   room?: Prisma.StringWithAggregatesFilter<"ChatMessage"> | string
   author?: Prisma.StringWithAggregatesFilter<"ChatMessage"> | string
   text?: Prisma.StringWithAggregatesFilter<"ChatMessage"> | string
+  clientId?: Prisma.StringNullableWithAggregatesFilter<"ChatMessage"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"ChatMessage"> | Date | string
 }
 
@@ -270,6 +283,7 @@ export type ChatMessageCreateInput = {
   room: string
   author: string
   text: string
+  clientId?: string | null
   createdAt?: Date | string
   reactions?: Prisma.ChatReactionCreateNestedManyWithoutMessageInput
 }
@@ -279,6 +293,7 @@ export type ChatMessageUncheckedCreateInput = {
   room: string
   author: string
   text: string
+  clientId?: string | null
   createdAt?: Date | string
   reactions?: Prisma.ChatReactionUncheckedCreateNestedManyWithoutMessageInput
 }
@@ -288,6 +303,7 @@ export type ChatMessageUpdateInput = {
   room?: Prisma.StringFieldUpdateOperationsInput | string
   author?: Prisma.StringFieldUpdateOperationsInput | string
   text?: Prisma.StringFieldUpdateOperationsInput | string
+  clientId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reactions?: Prisma.ChatReactionUpdateManyWithoutMessageNestedInput
 }
@@ -297,6 +313,7 @@ export type ChatMessageUncheckedUpdateInput = {
   room?: Prisma.StringFieldUpdateOperationsInput | string
   author?: Prisma.StringFieldUpdateOperationsInput | string
   text?: Prisma.StringFieldUpdateOperationsInput | string
+  clientId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reactions?: Prisma.ChatReactionUncheckedUpdateManyWithoutMessageNestedInput
 }
@@ -306,6 +323,7 @@ export type ChatMessageCreateManyInput = {
   room: string
   author: string
   text: string
+  clientId?: string | null
   createdAt?: Date | string
 }
 
@@ -314,6 +332,7 @@ export type ChatMessageUpdateManyMutationInput = {
   room?: Prisma.StringFieldUpdateOperationsInput | string
   author?: Prisma.StringFieldUpdateOperationsInput | string
   text?: Prisma.StringFieldUpdateOperationsInput | string
+  clientId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -322,7 +341,13 @@ export type ChatMessageUncheckedUpdateManyInput = {
   room?: Prisma.StringFieldUpdateOperationsInput | string
   author?: Prisma.StringFieldUpdateOperationsInput | string
   text?: Prisma.StringFieldUpdateOperationsInput | string
+  clientId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type ChatMessageAuthorClientIdCompoundUniqueInput = {
+  author: string
+  clientId: string
 }
 
 export type ChatMessageCountOrderByAggregateInput = {
@@ -330,6 +355,7 @@ export type ChatMessageCountOrderByAggregateInput = {
   room?: Prisma.SortOrder
   author?: Prisma.SortOrder
   text?: Prisma.SortOrder
+  clientId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -342,6 +368,7 @@ export type ChatMessageMaxOrderByAggregateInput = {
   room?: Prisma.SortOrder
   author?: Prisma.SortOrder
   text?: Prisma.SortOrder
+  clientId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -350,6 +377,7 @@ export type ChatMessageMinOrderByAggregateInput = {
   room?: Prisma.SortOrder
   author?: Prisma.SortOrder
   text?: Prisma.SortOrder
+  clientId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -381,6 +409,7 @@ export type ChatMessageCreateWithoutReactionsInput = {
   room: string
   author: string
   text: string
+  clientId?: string | null
   createdAt?: Date | string
 }
 
@@ -389,6 +418,7 @@ export type ChatMessageUncheckedCreateWithoutReactionsInput = {
   room: string
   author: string
   text: string
+  clientId?: string | null
   createdAt?: Date | string
 }
 
@@ -413,6 +443,7 @@ export type ChatMessageUpdateWithoutReactionsInput = {
   room?: Prisma.StringFieldUpdateOperationsInput | string
   author?: Prisma.StringFieldUpdateOperationsInput | string
   text?: Prisma.StringFieldUpdateOperationsInput | string
+  clientId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -421,6 +452,7 @@ export type ChatMessageUncheckedUpdateWithoutReactionsInput = {
   room?: Prisma.StringFieldUpdateOperationsInput | string
   author?: Prisma.StringFieldUpdateOperationsInput | string
   text?: Prisma.StringFieldUpdateOperationsInput | string
+  clientId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -460,6 +492,7 @@ export type ChatMessageSelect<ExtArgs extends runtime.Types.Extensions.InternalA
   room?: boolean
   author?: boolean
   text?: boolean
+  clientId?: boolean
   createdAt?: boolean
   reactions?: boolean | Prisma.ChatMessage$reactionsArgs<ExtArgs>
   _count?: boolean | Prisma.ChatMessageCountOutputTypeDefaultArgs<ExtArgs>
@@ -470,6 +503,7 @@ export type ChatMessageSelectCreateManyAndReturn<ExtArgs extends runtime.Types.E
   room?: boolean
   author?: boolean
   text?: boolean
+  clientId?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["chatMessage"]>
 
@@ -478,6 +512,7 @@ export type ChatMessageSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.E
   room?: boolean
   author?: boolean
   text?: boolean
+  clientId?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["chatMessage"]>
 
@@ -486,10 +521,11 @@ export type ChatMessageSelectScalar = {
   room?: boolean
   author?: boolean
   text?: boolean
+  clientId?: boolean
   createdAt?: boolean
 }
 
-export type ChatMessageOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "room" | "author" | "text" | "createdAt", ExtArgs["result"]["chatMessage"]>
+export type ChatMessageOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "room" | "author" | "text" | "clientId" | "createdAt", ExtArgs["result"]["chatMessage"]>
 export type ChatMessageInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   reactions?: boolean | Prisma.ChatMessage$reactionsArgs<ExtArgs>
   _count?: boolean | Prisma.ChatMessageCountOutputTypeDefaultArgs<ExtArgs>
@@ -507,6 +543,10 @@ export type $ChatMessagePayload<ExtArgs extends runtime.Types.Extensions.Interna
     room: string
     author: string
     text: string
+    /**
+     * The sender's idempotency key (chat:send / sendChatMessage `clientId`): a repeat returns this row.
+     */
+    clientId: string | null
     createdAt: Date
   }, ExtArgs["result"]["chatMessage"]>
   composites: {}
@@ -936,6 +976,7 @@ export interface ChatMessageFieldRefs {
   readonly room: Prisma.FieldRef<"ChatMessage", 'String'>
   readonly author: Prisma.FieldRef<"ChatMessage", 'String'>
   readonly text: Prisma.FieldRef<"ChatMessage", 'String'>
+  readonly clientId: Prisma.FieldRef<"ChatMessage", 'String'>
   readonly createdAt: Prisma.FieldRef<"ChatMessage", 'DateTime'>
 }
     
