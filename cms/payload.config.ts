@@ -10,6 +10,7 @@ import { BlogPosts } from './collections/BlogPosts/index'
 import { Media } from './collections/Media'
 import { Users } from './collections/Users'
 import { WebhookDeliveries } from './collections/WebhookDeliveries'
+import { postgresMediaFiles, sqliteMediaFiles } from './media/media-files-table'
 import { smtpEmailAdapter, unsentEmailAdapter } from './email/smtp-adapter'
 import { readBlogSettings, resolvePayloadSecret } from './settings'
 
@@ -23,6 +24,7 @@ function database(): Config['db'] {
     return postgresAdapter({
       pool: { connectionString: settings.databaseUrl },
       migrationDir: path.join(dirname, 'migrations/postgres'),
+      afterSchemaInit: [postgresMediaFiles],
       push,
     })
   }
@@ -32,6 +34,7 @@ function database(): Config['db'] {
     // Real transactions, so a partner delivery's claim and post commit together (off by default in db-sqlite).
     transactionOptions: {},
     migrationDir: path.join(dirname, 'migrations/sqlite'),
+    afterSchemaInit: [sqliteMediaFiles],
     push,
   })
 }

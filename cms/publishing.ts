@@ -1,11 +1,10 @@
-import path from 'node:path'
 import { convertHTMLToLexical, editorConfigFactory } from '@payloadcms/richtext-lexical'
 import { JSDOM } from 'jsdom'
 import { ValidationError, commitTransaction, createLocalReq, initTransaction, killTransaction, type Payload } from 'payload'
 import { lexicalPlainText } from './collections/BlogPosts/hooks/plainText'
 import { blocking, checkEditorial, warnings } from './editorial/index'
 import { readBlogSettings, type BlogSettings } from './settings'
-import { fetchImages, linkUploads, markImages, MAX_IMAGES_PER_ARTICLE, removeFiles, storeImages, type StoredImages } from './media/partner-images'
+import { fetchImages, linkUploads, markImages, MAX_IMAGES_PER_ARTICLE, storeImages, type StoredImages } from './media/partner-images'
 import type { FetchedImage } from './media/fetch-image'
 import { deliveryIdOf, eventOf, fail, parseArticleDelivery } from './webhook/parse'
 import { refreshBlog } from './webhook/refresh'
@@ -195,7 +194,7 @@ async function writeArticle(
   const req = await createLocalReq({ context }, payload)
   await initTransaction(req)
   let claimId: string | number | undefined
-  let stored: StoredImages = { ids: new Map(), files: [], warnings: [] }
+  let stored: StoredImages = { ids: new Map(), warnings: [] }
   try {
     const claim = await payload.create({
       collection: 'blog_webhook_deliveries',
@@ -239,7 +238,6 @@ async function writeArticle(
   } catch (err) {
     const transactional = Boolean(req.transactionID)
     await killTransaction(req)
-    await removeFiles(path.join(settings.dataDir, 'media'), stored.files)
     // An adapter without transactions cannot roll the claim back: undo it so a corrected retry is accepted.
     if (!transactional && claimId !== undefined) await payload.delete({ collection: 'blog_webhook_deliveries', id: claimId }).catch(() => undefined)
     // A concurrent copy of this delivery committed first (its claim is what made ours fail).

@@ -1,20 +1,28 @@
-import path from 'node:path'
 import type { CollectionConfig } from 'payload'
 import { anyone } from '../access/anyone'
 import { authenticated } from '../access/authenticated'
 import { assetUrl } from '../media/asset-url'
-import { readBlogSettings } from '../settings'
+import { dropDeletedBytes, dropReplacedBytes, storeUploadedBytes } from '../media/media-file-hooks'
 
-/** Post images. Files live in `${DATA_DIR}/media`; the site serves them at /blog/assets/blog/db/<filename>. */
+/**
+ * Post images. The bytes live in the blog database (`media_files`, written by the hooks below in
+ * the row's transaction), so every blog process serves every image at /blog/assets/blog/db/<filename>.
+ */
 export const Media: CollectionConfig = {
   slug: 'media',
   labels: { singular: 'Image', plural: 'Images' },
   access: { read: anyone, create: authenticated, update: authenticated, delete: authenticated },
   admin: { useAsTitle: 'alt' },
   // Files are served by the blog's asset route, not Payload's /api/media/file/ (post bodies and the admin use this URL).
-  hooks: { afterRead: [({ doc }) => (typeof doc.filename === 'string' ? { ...doc, url: assetUrl(doc.filename) } : doc)] },
+  hooks: {
+    afterRead: [({ doc }) => (typeof doc.filename === 'string' ? { ...doc, url: assetUrl(doc.filename) } : doc)],
+    beforeChange: [storeUploadedBytes],
+    afterChange: [dropReplacedBytes],
+    afterDelete: [dropDeletedBytes],
+  },
   upload: {
-    staticDir: path.join(readBlogSettings().dataDir, 'media'),
+    // Nothing is written under DATA_DIR: a replica or a recreated container has no files of its own.
+    disableLocalStorage: true,
     mimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/avif', 'image/svg+xml'],
   },
   fields: [

@@ -1,5 +1,3 @@
-import { unlink } from 'node:fs/promises'
-import path from 'node:path'
 import { JSDOM } from 'jsdom'
 import { ValidationError, type Payload, type PayloadRequest } from 'payload'
 import { fetchImage, type FetchedImage, type ImageFetchLimits, type ImageFetchResult } from './fetch-image'
@@ -47,14 +45,12 @@ export async function fetchImages(urls: readonly string[], limits: ImageFetchLim
 export interface StoredImages {
   /** Media id per source URL. */
   ids: Map<string, number | string>
-  /** Files written (removed again if the transaction is rolled back). */
-  files: string[]
   /** One line per image the media collection refused. */
   warnings: string[]
 }
 
 /**
- * Creates one media row (and file) per fetched image inside the delivery's transaction. An image
+ * Creates one media row (its bytes in the database) per fetched image inside the delivery's transaction. An image
  * the collection refuses (Payload checks the bytes' type again) is left out with a warning.
  */
 export async function storeImages(
@@ -63,7 +59,7 @@ export async function storeImages(
   images: ReadonlyMap<string, FetchedImage>,
   naming: { slug: string; alt: (url: string) => string },
 ): Promise<StoredImages> {
-  const stored: StoredImages = { ids: new Map(), files: [], warnings: [] }
+  const stored: StoredImages = { ids: new Map(), warnings: [] }
   let n = 0
   for (const [url, image] of images) {
     try {
@@ -74,17 +70,12 @@ export async function storeImages(
         req,
       })
       stored.ids.set(url, doc.id)
-      if (typeof doc.filename === 'string') stored.files.push(doc.filename)
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err
       stored.warnings.push(`image ${url} dropped: the media collection refused it (${err.message})`)
     }
   }
   return stored
-}
-
-export async function removeFiles(staticDir: string, files: readonly string[]): Promise<void> {
-  await Promise.all(files.map((f) => unlink(path.join(staticDir, f)).catch(() => undefined)))
 }
 
 type LexicalNode = { type?: string; value?: unknown; relationTo?: string; children?: LexicalNode[] }

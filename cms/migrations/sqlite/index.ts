@@ -1,5 +1,6 @@
 import * as migration_20261122_164718_initial from './20261122_164718_initial';
 import * as migration_20261123_153227_partner_media_and_warnings from './20261123_153227_partner_media_and_warnings';
+import * as migration_20261126_172020_media_files from './20261126_172020_media_files';
 
 export const migrations = [
   {
@@ -10,6 +11,11 @@ export const migrations = [
   {
     up: migration_20261123_153227_partner_media_and_warnings.up,
     down: migration_20261123_153227_partner_media_and_warnings.down,
-    name: '20261123_153227_partner_media_and_warnings'
+    name: '20261123_153227_partner_media_and_warnings',
+  },
+  {
+    up: migration_20261126_172020_media_files.up,
+    down: migration_20261126_172020_media_files.down,
+    name: '20261126_172020_media_files'
   },
 ];

@@ -1,30 +1,20 @@
-import { readFile } from 'node:fs/promises'
-import path from 'node:path'
+import { readMediaFile } from '../../../../../../../cms/media/media-files'
 import { payload } from '../../../../../../lib/payload'
-import { site } from '../../../../../../lib/site'
 
 type Ctx = { params: Promise<{ path: string[] }> }
 
-/** Serves an uploaded image by filename from `${DATA_DIR}/media`, with its image content type. */
-export async function GET(_req: Request, { params }: Ctx): Promise<Response> {
-  const segments = (await params).path.map((s) => decodeURIComponent(s))
-  const filename = segments.join('/')
-  if (!filename || segments.some((s) => s === '..' || s === '.' || s.includes('\\'))) {
-    return new Response('Not found', { status: 404 })
-  }
-  const p = await payload()
-  const res = await p.find({ collection: 'media', where: { filename: { equals: filename } }, limit: 1, depth: 0 })
-  const doc = res.docs[0]
-  if (!doc?.filename || !doc.mimeType?.startsWith('image/')) return new Response('Not found', { status: 404 })
-  const dir = path.join(site().dataDir, 'media')
-  const file = path.resolve(dir, doc.filename)
-  if (!file.startsWith(dir + path.sep)) return new Response('Not found', { status: 404 })
-  try {
-    const body = await readFile(file)
-    return new Response(new Uint8Array(body), {
-      headers: { 'content-type': doc.mimeType, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' },
-    })
-  } catch {
-    return new Response('Not found', { status: 404 })
-  }
+/** The bytes under a filename never change (a new upload gets a new name), so caches may keep them for good. */
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+
+/** Serves an uploaded image by filename from the blog database, with its image content type. */
+export async function GET(req: Request, { params }: Ctx): Promise<Response> {
+  const filename = (await params).path.map((s) => decodeURIComponent(s)).join('/')
+  if (!filename) return new Response('Not found', { status: 404 })
+  const file = await readMediaFile(await payload(), filename)
+  if (!file?.mimeType.startsWith('image/')) return new Response('Not found', { status: 404 })
+  const etag = `"${file.etag}"`
+  const headers = { etag, 'cache-control': IMMUTABLE, 'x-content-type-options': 'nosniff' }
+  const asked = req.headers.get('if-none-match')
+  if (asked && asked.split(',').some((t) => t.trim() === etag || t.trim() === '*')) return new Response(null, { status: 304, headers })
+  return new Response(new Uint8Array(file.data), { headers: { ...headers, 'content-type': file.mimeType, 'content-length': String(file.data.length) } })
 }
