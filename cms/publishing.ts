@@ -123,7 +123,7 @@ export async function handleContentPartnerDelivery(
         return fail('EDITORIAL_REJECTED', 'The article fails the editorial checks.', errors.map((e) => ({ field: e.field, message: e.message })))
       }
       const images = await collectImages(article, marked.images, settings)
-      const written = await serialized(() => writeArticle(payload, article, content, images, settings))
+      const written = await serialized(() => writeArticle(payload, article, content, images))
       return written.ok ? { ...written, warnings: [...(written.warnings ?? []), ...warnings(issues).map((w) => `${w.field}: ${w.message}`)] } : written
     })
     if (!result.ok || result.code === 'duplicate') return result
@@ -159,7 +159,6 @@ async function writeArticle(
   a: ArticleDelivery,
   content: unknown,
   images: ArticleImages,
-  settings: BlogSettings,
 ): Promise<DeliverySuccess | DeliveryFailure> {
   const duplicate = duplicateOf(a)
   if (await deliveryExists(payload, a.deliveryId)) return duplicate

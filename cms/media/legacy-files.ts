@@ -4,7 +4,7 @@ import { readBlogSettings } from '../settings'
 import { etagOf, type MediaFile } from './media-files'
 
 /** Where media files were written before their bytes moved into the database. */
-export const legacyMediaDir = (dataDir = readBlogSettings().dataDir): string => path.join(dataDir, 'media')
+const legacyMediaDir = (dataDir = readBlogSettings().dataDir): string => path.join(dataDir, 'media')
 
 export interface LegacyMediaRow {
   filename: unknown
