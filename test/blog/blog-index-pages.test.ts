@@ -15,12 +15,15 @@ import { articleDelivery } from '../fixtures/blog-articles'
 import { closeBlogPayload, openBlogPayload } from '../../cms/lifecycle'
 import { expectPageRules, fetchDom } from './blog-helpers'
 import { MAIN_DIST } from './blog-global-setup'
-import { freePort, ROOT, startNext, type StartedServer } from './blog-server'
+import { copyBuild, freePort, ROOT, startNext, type StartedServer } from './blog-server'
 
 const ADMIN_URL = process.env.BLOG_TEST_DATABASE_URL
 if (!ADMIN_URL && process.env.REQUIRE_SERVICES === '1') throw new Error('REQUIRE_SERVICES=1 but BLOG_TEST_DATABASE_URL is not set')
 
 const POSTS = 120
+/** This server's own copy of the suite's build: its pages were prerendered from the suite's other database. */
+const DIST = '.next/test-index-pages'
+const REVALIDATION_SECRET = 'blog-index-pages-revalidation-secret'
 /** Posts 48–53 share one publication instant, across the page 1 / page 2 boundary (50). */
 const TIED = new Set([48, 49, 50, 51, 52, 53])
 const dbName = `blog_pages_${process.pid}_${Date.now().toString(36)}`
@@ -65,6 +68,7 @@ describe.skipIf(!ADMIN_URL)('blog index pages', () => {
       BLOG_URL: blogUrl,
     }
     Object.assign(process.env, env)
+    // Seeding asks no server to revalidate: the server starts afterwards and is refreshed once.
     delete process.env.BLOG_REVALIDATION_SECRET
     delete process.env.BLOG_PUBLISH_CI_TOKEN
     payload = await openBlogPayload({ migrate: true })
@@ -75,11 +79,14 @@ describe.skipIf(!ADMIN_URL)('blog index pages', () => {
       const r = await handleContentPartnerDelivery(payload, delivery)
       expect(r, JSON.stringify(r)).toMatchObject({ ok: true, code: 'created' })
     }
+    copyBuild(MAIN_DIST, DIST)
     server = await startNext(
       port,
-      { ...process.env, ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', BLOG_DIST_DIR: MAIN_DIST },
+      { ...process.env, ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', BLOG_DIST_DIR: DIST, BLOG_REVALIDATION_SECRET: REVALIDATION_SECRET },
       path.join(ROOT, 'test-artifacts', 'blog-server-index-pages.log'),
     )
+    const refreshed = await fetch(`${blogUrl}/api/revalidate/`, { method: 'POST', headers: { authorization: `Bearer ${REVALIDATION_SECRET}` } })
+    expect(refreshed.status).toBe(200)
   })
 
   afterAll(async () => {
@@ -87,6 +94,7 @@ describe.skipIf(!ADMIN_URL)('blog index pages', () => {
     if (payload) await closeBlogPayload(payload)
     await admin((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`))
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+    rmSync(path.join(ROOT, 'blog', DIST), { recursive: true, force: true })
   })
 
   it('pages 1–3 hold all 120 posts newest first, each page self-canonical with rel prev/next', async () => {
