@@ -55,11 +55,11 @@ describe('leaderboard pages (after = the last entry’s cursor)', () => {
 
   it('GraphQL: the same pages; a cursor page agrees with the player rank lookup', async () => {
     const all: Entry[] = [];
-    let after: string | null = null;
+    let after: string | null | undefined = null;
     for (let i = 0; i < 5; i++) {
       const { body } = await gql(api.url, LeaderboardPageDocument, { board: 'XP', limit: 77, after });
       expect(body.errors).toBeUndefined();
-      const page = body.data!.leaderboard;
+      const page: Entry[] = body.data!.leaderboard;
       if (page.length === 0) break;
       all.push(...page);
       after = page.at(-1)!.cursor;
