@@ -25,6 +25,8 @@ const nextConfig = {
     // basePath is prepended to both sides: /blog/blog/* goes to /blog/* in one hop, keeping
     // the trailing slash for pages and none for files (rss.xml, images).
     return [
+      // Page 1 of the index is the blog root (basePath off: the root keeps its trailing slash).
+      { source: '/blog/page/1', destination: '/blog/', basePath: false, permanent: true },
       { source: '/blog/blog', destination: '/blog/', basePath: false, permanent: true },
       { source: '/blog/:file(.*\\.[A-Za-z0-9]+)', destination: '/:file', permanent: true },
       { source: '/blog/:path+', destination: '/:path+/', permanent: true },

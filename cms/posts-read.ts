@@ -82,6 +82,8 @@ async function resolvePayload(payload?: Payload): Promise<Payload> {
 }
 
 const PUBLISHED = { _status: { equals: 'published' } } as const
+/** Newest first; the id breaks ties, so posts published at the same instant keep one order across pages. */
+const NEWEST_FIRST = ['-publishedAt', '-id']
 
 /** Published posts, newest first. `page` starts at 1; `limit` is clamped to 1..100. */
 export async function listPublishedPosts(
@@ -94,7 +96,7 @@ export async function listPublishedPosts(
   const res = await p.find({
     collection: 'blog_posts',
     where: PUBLISHED,
-    sort: '-publishedAt',
+    sort: NEWEST_FIRST,
     page: safePage,
     limit: safeLimit,
     depth: 1,
@@ -143,7 +145,7 @@ export async function listPublishedPostsWithHtml(limit = 50, payload?: Payload):
   const res = await p.find({
     collection: 'blog_posts',
     where: PUBLISHED,
-    sort: '-publishedAt',
+    sort: NEWEST_FIRST,
     limit: Math.min(200, Math.max(1, limit)),
     depth: 1,
     draft: false,
@@ -158,7 +160,7 @@ export async function listPublishedSlugs(payload?: Payload): Promise<{ slug: str
   const res = await p.find({
     collection: 'blog_posts',
     where: PUBLISHED,
-    sort: '-publishedAt',
+    sort: NEWEST_FIRST,
     pagination: false,
     select: { slug: true, updatedAt: true },
     depth: 0,

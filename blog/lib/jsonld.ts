@@ -11,15 +11,16 @@ function breadcrumbs(items: { name: string; url: string }[]): Json {
   }
 }
 
-export function indexJsonLd(): Json {
-  const url = canonical('/')
+/** WebPage and breadcrumbs of an index page (`/` or `/page/<n>/`). */
+export function indexJsonLd(pathInBlog = '/'): Json {
+  const url = canonical(pathInBlog)
   return {
     '@context': 'https://schema.org',
     '@graph': [
-      { '@type': 'WebPage', '@id': url, url, name: INDEX_TITLE, description: INDEX_DESCRIPTION, isPartOf: { '@type': 'WebSite', name: SITE_NAME, url } },
+      { '@type': 'WebPage', '@id': url, url, name: INDEX_TITLE, description: INDEX_DESCRIPTION, isPartOf: { '@type': 'WebSite', name: SITE_NAME, url: canonical('/') } },
       breadcrumbs([
         { name: 'Home', url: `${site().appUrl}/` },
-        { name: 'Blog', url },
+        { name: 'Blog', url: canonical('/') },
       ]),
     ],
   }

@@ -20,6 +20,7 @@ class LeaderboardEntry {
   @Field(() => Int, { nullable: true, description: 'Bets or referrals counted; null for XP' }) count!: number | null;
   @Field(() => String, { nullable: true }) coinType!: string | null;
   @Field(() => Int, { nullable: true }) vipLevel!: number | null;
+  @Field(() => String, { description: 'Pass as `after` for the entries that follow this one' }) cursor!: string;
 }
 
 @Resolver()
@@ -34,8 +35,9 @@ export class LeaderboardsResolver {
     @Arg('coinType', () => String, { nullable: true }) coinType: string | undefined,
     @Arg('week', () => String, { nullable: true, description: 'YYYY-MM-DD inside the UTC week (weekly board)' }) week: string | undefined,
     @Ctx() ctx: GraphqlContext,
+    @Arg('after', () => String, { nullable: true, description: 'The `cursor` of the last entry read: the page starts after it' }) after?: string | null,
   ): Promise<LeaderboardEntry[]> {
-    return this.services.leaderboards.top({ board, limit, coinType: coinType ?? undefined, week: week ?? undefined }, { signal: ctx.signal });
+    return this.services.leaderboards.top({ board, limit, coinType: coinType ?? undefined, week: week ?? undefined, after: after ?? undefined }, { signal: ctx.signal });
   }
 
   @Directive(cacheControl(CACHE_HINTS.leaderboards))

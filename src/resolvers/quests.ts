@@ -14,6 +14,8 @@ import {
   valuesText,
   type CampaignView,
   type NotClaimableReason,
+  type QuestClaimPage as QuestClaimPageView,
+  type QuestClaimRecord as QuestClaimRecordView,
   type QuestClaimResult,
   type QuestLifecycle,
   type QuestMode,
@@ -92,6 +94,24 @@ class QuestClaim implements QuestClaimResult {
   @Field(() => String, { description: "The player's XP leaderboard total after the claim" }) totalXp!: string;
 }
 
+@ObjectType({ description: 'A claim of the caller\'s history', simpleResolvers: true })
+class QuestClaimRecord implements QuestClaimRecordView {
+  @Field(() => String) campaignSlug!: string;
+  @Field(() => String) questKey!: string;
+  @Field(() => String) player!: string;
+  @Field(() => String) timePeriod!: TimePeriod;
+  @Field(() => String, { description: 'ISO 8601' }) periodStart!: string;
+  @Field(() => Int) xpReward!: number;
+  @Field(() => String, { nullable: true }) txHash!: string | null;
+  @Field(() => String, { description: 'ISO 8601' }) claimedAt!: string;
+}
+
+@ObjectType({ description: "A page of the caller's claims, newest first", simpleResolvers: true })
+class QuestClaimPage implements QuestClaimPageView {
+  @Field(() => [QuestClaimRecord]) claims!: QuestClaimRecord[];
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next (older) page; null on the last page' }) nextCursor!: string | null;
+}
+
 @InputType({ description: 'One check of a batch status request' })
 class QuestCheckInput {
   @Field(() => String) questKey!: string;
@@ -144,6 +164,16 @@ export class QuestsResolver {
     @Ctx() ctx: GraphqlContext,
   ): Promise<QuestStatus> {
     return this.services.quests.performanceDaily({ campaignSlug, player: orUndefined(player) }, ctx.auth?.wallet ?? null, { signal: ctx.signal });
+  }
+
+  @Authorized('wallet')
+  @Query(() => QuestClaimPage, { description: "The caller's own claims, newest first, keyset-paged (access token required)" })
+  myQuestClaims(
+    @Arg('limit', () => Int, { nullable: true, description: '1–100, default 20' }) limit: number | null,
+    @Arg('after', () => String, { nullable: true, description: '`nextCursor` of the previous page' }) after: string | null,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<QuestClaimPage> {
+    return this.services.quests.claimsHistory(walletOf(ctx), { limit: orUndefined(limit), after: orUndefined(after) }, { signal: ctx.signal });
   }
 
   @Authorized('wallet')

@@ -4,11 +4,11 @@
  * (a copy of the same build in blog/.next/test-testnet) on random free ports, sharing one
  * temporary DATA_DIR.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { TestProject } from 'vitest/node'
-import { freePort, ROOT, run, startNext, type StartedServer } from './blog-server'
+import { copyBuild, freePort, ROOT, run, startNext, type StartedServer } from './blog-server'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -59,12 +59,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (nextEnvText !== undefined) writeFileSync(nextEnv, nextEnvText)
   console.log(`[blog] ${reuse ? 'migrated (build reused)' : 'built'} in ${Math.round((Date.now() - started) / 1000)} s`)
 
-  const dist = path.join(ROOT, 'blog', MAIN_DIST)
-  const copy = path.join(ROOT, 'blog', TEST_DIST)
-  rmSync(copy, { recursive: true, force: true })
-  for (const entry of readdirSync(dist)) {
-    if (entry !== 'cache') cpSync(path.join(dist, entry), path.join(copy, entry), { recursive: true })
-  }
+  copyBuild(MAIN_DIST, TEST_DIST)
 
   const servers: StartedServer[] = []
   const teardown = async (): Promise<void> => {

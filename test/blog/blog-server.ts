@@ -1,6 +1,6 @@
 /** Helpers for the blog suite: free ports, starting `next start` on a build, waiting for it. */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createWriteStream } from 'node:fs'
+import { cpSync, createWriteStream, readdirSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
 
@@ -29,6 +29,18 @@ export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, logFile
     child.on('error', reject)
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}; see ${logFile}`))))
   })
+}
+
+/**
+ * A copy of the build in blog/`from` at blog/`to`, without its cache: a server on the copy
+ * regenerates pages into its own directory, never into the one another server reads.
+ */
+export function copyBuild(from: string, to: string): void {
+  const [src, dest] = [path.join(ROOT, 'blog', from), path.join(ROOT, 'blog', to)]
+  rmSync(dest, { recursive: true, force: true })
+  for (const entry of readdirSync(src)) {
+    if (entry !== 'cache') cpSync(path.join(src, entry), path.join(dest, entry), { recursive: true })
+  }
 }
 
 export interface StartedServer {

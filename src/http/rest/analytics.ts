@@ -14,6 +14,7 @@ interface BoardQuery {
   limit?: number;
   coinType?: string;
   week?: string;
+  after?: string;
 }
 
 const boardParams = { type: 'object', required: ['board'], properties: { board: modelSchema(leaderboardBoard) } } as const;
@@ -24,6 +25,7 @@ const boardQuery = {
     limit: { type: 'integer', minimum: 1, maximum: MAX_LEADERBOARD_LIMIT, description: `Rows to return (default 10, at most ${MAX_LEADERBOARD_LIMIT}).` },
     coinType: { type: 'string', minLength: 1, maxLength: 200, description: 'Move coin type for the bet boards (default 0x2::sui::SUI); ignored by xp.' },
     week: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'weekly_bet only: a date inside the UTC week (Monday start); default this week.' },
+    after: { type: 'string', minLength: 1, maxLength: 400, description: 'The `cursor` of the last entry read: the next page starts after it (same board, coin and week).' },
   },
 } as const;
 
@@ -39,6 +41,7 @@ const leaderboardEntrySchema = {
     count: { type: ['integer', 'null'], description: 'Bets placed or referrals made; null for xp' },
     coinType: { type: ['string', 'null'] },
     vipLevel: { type: ['integer', 'null'] },
+    cursor: { type: 'string', description: 'Pass as `after` for the entries that follow this one' },
   },
 } as const;
 
@@ -74,7 +77,7 @@ export async function analyticsRoutes(app: FastifyInstance, services: Services):
         entries: await services.leaderboards.top({ board: request.params.board, ...request.query }, { signal: requestSignal(request) }),
       }),
     );
-    app.get<{ Params: BoardParams & { player: string }; Querystring: Omit<BoardQuery, 'limit'> }>(
+    app.get<{ Params: BoardParams & { player: string }; Querystring: Omit<BoardQuery, 'limit' | 'after'> }>(
       `${prefix}/leaderboards/:board/players/:player`,
       {
         schema: {

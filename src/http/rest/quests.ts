@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../../errors';
 import { requestSignal } from '../../graphql/context';
 import type { Services } from '../../services';
-import { campaignView, claimBody, MAX_STATUS_CHECKS, questClaimResult, questMode, questStatus, statusBatchBody } from '../../services/quests';
+import { campaignView, claimBody, claimsHistoryQuery, MAX_STATUS_CHECKS, questClaimPage, questClaimResult, questMode, questStatus, statusBatchBody } from '../../services/quests';
 import { walletOf } from '../../edge/authorize';
 import { documentedBody, documentedReply, judgedByService } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
@@ -22,6 +22,7 @@ const playerQuery = {
 const statusReply = { type: 'object', required: ['status'], properties: { status: { $ref: `${QUEST_STATUS_ID}#` } } } as const;
 const statusesReply = { type: 'object', required: ['statuses'], properties: { statuses: { type: 'array', items: { $ref: `${QUEST_STATUS_ID}#` } } } } as const;
 const READ_ERRORS: readonly ErrorCode[] = ['VALIDATION_FAILED', 'NOT_FOUND', 'TOKEN_INVALID', 'TOKEN_EXPIRED', ...COMMON_ERRORS];
+const HISTORY_ERRORS: readonly ErrorCode[] = ['UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'VALIDATION_FAILED', ...COMMON_ERRORS];
 const CLAIM_ERRORS: readonly ErrorCode[] = [
   'UNAUTHENTICATED',
   'TOKEN_INVALID',
@@ -130,6 +131,28 @@ export async function questRoutes(app: FastifyInstance, services: Services): Pro
     async (request: Req<{ slug: string }, unknown, Record<string, unknown> | null>) => ({
       statuses: await quests.statusBatch({ ...(request.body ?? {}), campaignSlug: request.params.slug }, viewer(request), { signal: requestSignal(request) }),
     }),
+  );
+
+  app.get(
+    '/quests/claims',
+    {
+      config: { access: 'wallet' },
+      ...judgedByService,
+      schema: {
+        tags: ['quests'],
+        operationId: 'questsClaimsHistory',
+        summary: "The caller's own claims, newest first, one page at a time (access token required)",
+        description: 'Keyset-paged: pass `nextCursor` as `after` for the next page; claims made meanwhile never shift or repeat later pages.',
+        querystring: documentedBody(claimsHistoryQuery),
+        response: { 200: documentedReply(questClaimPage), ...errorResponses(HISTORY_ERRORS) },
+      },
+    },
+    async (request: Req<Record<string, string>, { limit?: string; after?: string }>) => {
+      const { limit, after } = request.query;
+      // Query strings are text: a limit that is not a plain integer reaches the service as NaN and is refused there.
+      const input = { ...(limit === undefined ? {} : { limit: /^\d+$/.test(limit) ? Number(limit) : Number.NaN }), ...(after === undefined ? {} : { after }) };
+      return quests.claimsHistory(walletOf(request), input, { signal: requestSignal(request) });
+    },
   );
 
   app.post(

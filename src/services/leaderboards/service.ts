@@ -5,6 +5,7 @@ import type { Db, QueryOptions } from '../../db/client';
 import { AppError } from '../../errors';
 import type { SharedStore } from '../../store';
 import { createReadCacheService, type ReadCacheService } from '../read-cache';
+import { decodeLeaderboardCursor, encodeLeaderboardCursor, type LeaderboardPosition } from './cursor';
 
 export { BOARDS, type Board };
 
@@ -17,6 +18,8 @@ export interface LeaderboardEntry {
   count: number | null;
   coinType: string | null;
   vipLevel: number | null;
+  /** Pass as `after` to read the entries that follow this one. */
+  cursor: string;
 }
 
 export interface LeaderboardQuery {
@@ -25,14 +28,16 @@ export interface LeaderboardQuery {
   /** Any date inside the wanted UTC week (weeks start Monday 00:00 UTC); default this week. */
   week?: string;
   limit?: number;
+  /** The `cursor` of the last entry already read: the page starts right after it (ties stay in address order). */
+  after?: string;
 }
 
 export interface LeaderboardService {
   /** `opts.signal`: the caller's request; when it ends, the database query is cancelled. */
   top(q: LeaderboardQuery, opts?: QueryOptions): Promise<LeaderboardEntry[]>;
-  rankOf(q: Omit<LeaderboardQuery, 'limit'> & { player: string }, opts?: QueryOptions): Promise<LeaderboardEntry | null>;
+  rankOf(q: Omit<LeaderboardQuery, 'limit' | 'after'> & { player: string }, opts?: QueryOptions): Promise<LeaderboardEntry | null>;
   /** The player's entry with up to `count` entries on each side, in rank order; empty when the player is not on the board. */
-  neighbours(q: Omit<LeaderboardQuery, 'limit'> & { player: string; count?: number }, opts?: QueryOptions): Promise<LeaderboardEntry[]>;
+  neighbours(q: Omit<LeaderboardQuery, 'limit' | 'after'> & { player: string; count?: number }, opts?: QueryOptions): Promise<LeaderboardEntry[]>;
   /** Called by the indexer after each commit; drops cached reads on every replica. */
   invalidate(): Promise<void>;
   cacheStats(): { hits: number; misses: number; entries: number };
@@ -115,7 +120,8 @@ export async function createLeaderboardService(opts: { db: Db; store: SharedStor
       if (q.week && (!/^\d{4}-\d{2}-\d{2}$/.test(q.week) || Number.isNaN(at.getTime()))) throw new AppError('VALIDATION_FAILED', 'week must be a date as YYYY-MM-DD');
       week = utcWeekStart(at);
     }
-    return { board: q.board, limit, coinType: leaderboardOf(q.board).read.byCoin ? (q.coinType ? normalizeCoin(q.coinType) : DEFAULT_COIN) : null, week };
+    const after: LeaderboardPosition | null = q.after ? decodeLeaderboardCursor(q.after) : null;
+    return { board: q.board, limit, after, coinType: leaderboardOf(q.board).read.byCoin ? (q.coinType ? normalizeCoin(q.coinType) : DEFAULT_COIN) : null, week };
   }
 
   /** One table per board: rows ordered by score, ties broken by address for a stable rank. */
@@ -147,26 +153,35 @@ export async function createLeaderboardService(opts: { db: Db; store: SharedStor
     count: row.count === null ? null : Number(row.count),
     coinType,
     vipLevel: row.vip_level === null ? null : Number(row.vip_level),
+    cursor: encodeLeaderboardCursor({ rank, score: String(row.score), player: row.player }),
   });
 
   async function readTop(p: ReturnType<typeof parse>, queryOpts?: QueryOptions): Promise<LeaderboardEntry[]> {
     const s = source(p.board);
     const params: unknown[] = [];
     const board = filters(p, params);
+    const conds = board('t');
+    if (p.after) {
+      // Keyset: rows after the cursor's (score, player) in board order; the `<=` bound gives an index range.
+      const score = `$${params.push(p.after.score)}::numeric`;
+      const player = `$${params.push(p.after.player)}`;
+      conds.push(`t.${s.score} <= ${score}`, `(t.${s.score} < ${score} OR t.${s.player} > ${player})`);
+    }
     const rows = await opts.db.query<Row>(
-      `SELECT ${selectList(s, 't')} FROM ${s.table} t ${where(board('t'))}
+      `SELECT ${selectList(s, 't')} FROM ${s.table} t ${where(conds)}
         ORDER BY t.${s.score} DESC, t.${s.player} ASC LIMIT $${params.push(p.limit)}`,
       params,
       queryOpts,
     );
-    return rows.map((row, i) => toEntry(row, i + 1, p.coinType));
+    const firstRank = (p.after?.rank ?? 0) + 1;
+    return rows.map((row, i) => toEntry(row, firstRank + i, p.coinType));
   }
 
   const service: LeaderboardService = {
     async top(q, queryOpts) {
       const p = parse(q);
       if (ttlMs <= 0) return readTop(p, queryOpts);
-      const key = JSON.stringify([p.board, p.coinType, p.week?.getTime() ?? null, p.limit]);
+      const key = JSON.stringify([p.board, p.coinType, p.week?.getTime() ?? null, p.limit, q.after ?? null]);
       if (topCache.has(key)) stats.hits++;
       return unlessAborted(topCache.fetch(key, { context: p }) as Promise<LeaderboardEntry[]>, queryOpts?.signal);
     },

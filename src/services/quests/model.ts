@@ -101,3 +101,23 @@ export const questClaimResult = z.object({
   totalXp: decimal.describe("The player's XP leaderboard total after the claim"),
 });
 export type QuestClaimResult = z.infer<typeof questClaimResult>;
+
+/** One claim of a player's history (the claim as recorded, without the board total of that moment). */
+export const questClaimRecord = questClaimResult.omit({ totalXp: true });
+export type QuestClaimRecord = z.infer<typeof questClaimRecord>;
+
+/** Most claims one history page holds. */
+export const MAX_CLAIMS_PAGE = 100;
+
+/** The history request: page size and the cursor of the previous page. */
+export const claimsHistoryQuery = z.object({
+  limit: z.int().min(1).max(MAX_CLAIMS_PAGE).default(20).describe(`Claims per page, 1–${MAX_CLAIMS_PAGE} (default 20)`),
+  after: z.string().min(1).max(200).optional().describe('`nextCursor` of the previous page'),
+});
+
+/** A page of the caller's claims, newest first. */
+export const questClaimPage = z.object({
+  claims: z.array(questClaimRecord),
+  nextCursor: z.string().nullable().describe('Pass as `after` for the next (older) page; null on the last page'),
+});
+export type QuestClaimPage = z.infer<typeof questClaimPage>;

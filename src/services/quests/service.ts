@@ -21,8 +21,9 @@ import {
   type Catalogue,
   type QuestDefinition,
 } from './catalogue';
-import { DEFAULT_QUEST_MODE, questMode, type CampaignView, type NotClaimableReason, type QuestClaimResult, type QuestLifecycle, type QuestMode, type QuestStatus, type QuestView } from './model';
+import { DEFAULT_QUEST_MODE, questMode, type CampaignView, type NotClaimableReason, type QuestClaimPage, type QuestClaimResult, type QuestLifecycle, type QuestMode, type QuestStatus, type QuestView } from './model';
 import { recordClaim } from './claims';
+import { readClaimsHistory } from './claims-history';
 import { seedCampaigns } from './seed';
 import { createQuestMetrics } from './metrics';
 import { liveProgress, readStored, type ProgressKey } from './progress';
@@ -46,6 +47,8 @@ export interface QuestService {
   statusBatch(input: unknown, viewer: string | null, opts?: QueryOptions): Promise<QuestStatus[]>;
   performanceDaily(input: unknown, viewer: string | null, opts?: QueryOptions): Promise<QuestStatus>;
   claim(wallet: string, input: unknown): Promise<QuestClaimResult>;
+  /** The wallet's own claims, newest first, one keyset page (`{ limit?, after? }`). */
+  claimsHistory(wallet: string, input: unknown, opts?: QueryOptions): Promise<QuestClaimPage>;
   /** Recomputes the progress a committed batch of chain events can move (the `chainIndexed` subscriber); resolves once stored. Never throws. */
   afterIndexed(kind: KindKey, events: ReadonlyArray<{ timestampMs: number; data: unknown }>): Promise<void>;
   /** The per-wallet claim bucket (shared across replicas, REST and GraphQL alike). */
@@ -353,6 +356,7 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
       const [status] = await evaluate(campaign, [{ quest, mode: 'indexed', player: playerOr(input.player, viewer) }], 'performance_daily', opts);
       return status;
     },
+    claimsHistory: (wallet, raw, opts) => readClaimsHistory(deps.db, wallet, raw, opts),
     async claim(wallet, raw) {
       const stopTimer = metrics.evaluation.startTimer({ operation: 'claim', mode: 'live' });
       try {

@@ -40,3 +40,34 @@ export function blogSitemapEntries(site: Pick<SurfaceSite, 'network' | 'blogUrl'
 
 export const buildBlogSitemap = (site: Pick<SurfaceSite, 'network' | 'blogUrl'>, posts: readonly PublishedPostStamp[]): string =>
   renderUrlset(blogSitemapEntries(site, posts));
+
+/** Posts on each page of the blog index (`/` then `/page/2/`, `/page/3/`, …). */
+export const BLOG_INDEX_PAGE_SIZE = 50;
+
+/** Path in the blog of an index page: page 1 is the blog root, never `/page/1/`. */
+export const blogIndexPath = (page: number): string => (page <= 1 ? '/' : `/page/${page}/`);
+
+/**
+ * The page number a `/page/<n>/` segment names, or null for anything but a plain integer ≥ 2
+ * (`1` redirects to the root; `02`, `2.0` or `x` are not pages).
+ */
+export function blogIndexPageNumber(segment: string): number | null {
+  if (!/^[1-9][0-9]{0,5}$/.test(segment)) return null;
+  const n = Number(segment);
+  return n >= 2 ? n : null;
+}
+
+export interface BlogIndexLinks {
+  canonical: string;
+  prev: string | null;
+  next: string | null;
+}
+
+/** Canonical (each page its own) and rel prev/next paths of index page `page` of `totalPages`. */
+export function blogIndexLinks(page: number, totalPages: number): BlogIndexLinks {
+  return {
+    canonical: blogIndexPath(page),
+    prev: page > 1 ? blogIndexPath(page - 1) : null,
+    next: page < totalPages ? blogIndexPath(page + 1) : null,
+  };
+}
