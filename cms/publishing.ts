@@ -106,7 +106,9 @@ export async function handleContentPartnerDelivery(
     return { ok: true, status: 200, code: 'webhook_test', event, ...(deliveryIdOf(body) ? { deliveryId: deliveryIdOf(body) } : {}) }
   }
   if (event !== 'article.published') {
-    return fail('UNKNOWN_EVENT', `Unsupported event "${event ?? ''}"; expected webhook.test or article.published.`)
+    const mistyped = (['event', 'type'] as const).filter((k) => body[k] !== undefined && body[k] !== null && typeof body[k] !== 'string')
+    const details = mistyped.map((field) => ({ field, message: 'must be a string' }))
+    return fail('UNKNOWN_EVENT', `Unsupported event "${event ?? ''}"; expected webhook.test or article.published.`, details.length ? details : undefined)
   }
   const article = parseArticleDelivery(body)
   if ('ok' in article) return article

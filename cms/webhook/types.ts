@@ -32,7 +32,7 @@ export const WEBHOOK_FAILURES = {
   UNKNOWN_EVENT: 400,
   /** `delivery_id` is missing or not 1–128 of A-Z a-z 0-9 . _ : - */
   MISSING_DELIVERY_ID: 400,
-  /** `article` is missing or a field is invalid (`details.issues`, one per field). */
+  /** `article` is missing or a field is invalid or of another type (`details.issues`, one per field; nothing is coerced). */
   INVALID_ARTICLE: 400,
   /** The slug belongs to an editor-written post. */
   SLUG_TAKEN: 409,

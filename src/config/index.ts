@@ -105,6 +105,7 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       reactionsPerWindow: s['CHAT.REACTION_RATE_LIMIT_MAX'],
       windowMs: s['CHAT.RATE_LIMIT_WINDOW_MS'],
       typingDebounceMs: s['CHAT.TYPING_DEBOUNCE_MS'],
+      historyRetentionDays: s['CHAT.HISTORY_RETENTION_DAYS'],
     },
     /** Websocket gateway caps (WEBSOCKET.*): connections per service, IP and wallet; events per connection. */
     websocket: {
@@ -126,6 +127,7 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       domain: s['AUTH.DOMAIN'] ?? new URL(appUrl).host,
       appUrl: trimSlash(appUrl),
       challengeTtlSeconds: s['AUTH.CHALLENGE_TTL_SECONDS'],
+      challengeRateLimit: { max: s['AUTH.CHALLENGE_RATE_LIMIT_MAX'], windowMs: s['AUTH.CHALLENGE_RATE_LIMIT_WINDOW_MS'] },
       accessTtlSeconds: s['AUTH.ACCESS_TTL_SECONDS'],
       refreshTtlSeconds: s['AUTH.REFRESH_TTL_SECONDS'],
       emailTokenTtlSeconds: s['AUTH.EMAIL_TOKEN_TTL_SECONDS'],
@@ -200,12 +202,13 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       },
     },
     indexer: { disabled: s.INDEXER_DISABLED, pollingIntervalMs: s.POLLING_INTERVAL_MS },
-    prices: { apiUrl: trimSlash(s['CHAIN.PRICE_API_URL']), apiKey: s['CHAIN.PRICE_API_KEY'], staleAfterSeconds: s['PRICES.STALE_AFTER_SECONDS'] },
+    prices: { apiUrl: trimSlash(s['CHAIN.PRICE_API_URL']), apiKey: s['CHAIN.PRICE_API_KEY'], staleAfterSeconds: s['PRICES.STALE_AFTER_SECONDS'], snapshotRetentionDays: s['PRICES.SNAPSHOT_RETENTION_DAYS'] },
     gifts: { ipCheckUrl: trimSlash(s['GENERAL.IPCHECK_URL']), ipCheckKey: s['GENERAL.IPCHECK_API_KEY'], ipDailyLimit: s['GIFTS.IP_DAILY_LIMIT'] },
     jobs: {
       pricePollCron: s['JOBS.PRICE_POLL_CRON'],
       giftResetCron: s['JOBS.GIFT_RESET_CRON'],
       archiveCron: s['JOBS.ARCHIVE_CRON'],
+      purgeCron: s['JOBS.PURGE_CRON'],
       runSampleWindowMs: s['JOBS.RUN_SAMPLE_WINDOW_SECONDS'] * 1000,
       slowRunMs: s['JOBS.SLOW_RUN_MS'],
       runHotDays: s['JOBS.RUN_HOT_DAYS'],

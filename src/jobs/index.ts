@@ -7,6 +7,7 @@ import { archiveJob } from './archive';
 import { giftResetJob } from './gift-reset';
 import { giveawaySettlementJob } from './giveaway-settlement';
 import { pricePollJob } from './price-poll';
+import { authPurgeJob, chatPurgeJob, pricePurgeJob } from './purge';
 import { createJobsRunner, type JobDefinition, type JobsRunner } from './runner';
 
 export type { JobDefinition, JobsRunner };
@@ -23,13 +24,16 @@ type JobsDeps = Pick<JobsRoleDeps, 'config' | 'services' | 'logger'>;
 
 /** Each domain's scheduled jobs, under its name in the registry (src/services/domains.ts); a new job is one line here plus its file. */
 export const domainJobs = {
+  auth: ({ services, config }) => [authPurgeJob(services.auth, config.jobs.purgeCron)],
+  chat: ({ services, config }) => [chatPurgeJob(services.chatRetention, config.jobs.purgeCron)],
   ops: ({ services, config }) => [archiveJob(services.jobRunArchive, config.jobs.archiveCron)],
   giveaways: ({ services, config }) =>
     services.chainWriter.configured && !config.chain.giveaways.autoSettlementDisabled ? [giveawaySettlementJob(services.giveaways, config.chain.giveaways.cron)] : [],
   prices: ({ services, config, logger }) => {
-    if (services.prices.configured) return [pricePollJob(services.prices, config.jobs.pricePollCron)];
+    const purge = pricePurgeJob(services.priceRetention, config.jobs.purgeCron);
+    if (services.prices.configured) return [pricePollJob(services.prices, config.jobs.pricePollCron), purge];
     logger.warn('jobs role: CHAIN.PRICE_API_KEY is not set, so prices are not polled (/api/price answers SERVICE_UNAVAILABLE)');
-    return [];
+    return [purge];
   },
   gifts: ({ services, config }) => [giftResetJob(services.gifts, config.jobs.giftResetCron)],
 } satisfies { [D in DomainName]?: (deps: JobsDeps) => JobDefinition[] };

@@ -31,8 +31,8 @@ export class AuthResolver {
   constructor(private readonly services: Services) {}
 
   @Mutation(() => AuthChallenge, { description: 'A message for the wallet to sign; single use, expires in 5 minutes' })
-  authChallenge(@Arg('address', () => String) address: string): Promise<AuthChallenge> {
-    return this.services.auth.challenge({ address });
+  authChallenge(@Arg('address', () => String) address: string, @Ctx() ctx: GraphqlContext): Promise<AuthChallenge> {
+    return this.services.auth.challenge({ address }, { ip: ctx.ip });
   }
 
   @Mutation(() => AuthTokens, { description: 'Log in with a signed challenge (base64 serialized Sui signature)' })

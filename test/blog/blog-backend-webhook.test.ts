@@ -5,7 +5,7 @@
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { BlogPostDocument, BlogPostsDocument } from '../../src/generated/graphql'
-import { articleDelivery } from '../fixtures/blog-articles'
+import { articleDelivery, WRONG_TYPED_FIELDS } from '../fixtures/blog-articles'
 import { startApi, type TestApi } from '../helpers/api'
 import { gql } from '../helpers/client'
 import { openPayload } from './blog-helpers'
@@ -70,6 +70,28 @@ describe('POST /api/blog/webhooks/contentpartner', () => {
     expect(json.error.code).toBe(code)
     if (code === 'INVALID_ARTICLE' || code === 'EDITORIAL_REJECTED') expect(json.error.details.issues.length).toBeGreaterThan(0)
     expect((await payload.count({ collection: 'blog_webhook_deliveries' })).totalDocs).toBe(before)
+  })
+
+  it('refuses every article field given another type with 400 INVALID_ARTICLE naming the field, and writes nothing', async () => {
+    const before = { posts: (await payload.count({ collection: 'blog_posts' })).totalDocs, deliveries: (await payload.count({ collection: 'blog_webhook_deliveries' })).totalDocs }
+    for (const [i, { field, article }] of WRONG_TYPED_FIELDS.entries()) {
+      const base = articleDelivery(`typed-${i}`, `typed-backend-${i}`, 60 + i)
+      const res = await deliver({ ...base, article: { ...(base.article as object), ...article } }, { authorization: `Bearer ${SECRET}` })
+      const json = await res.json()
+      expect({ field, status: res.status, error: json.error }).toEqual({
+        field,
+        status: 400,
+        error: { code: 'INVALID_ARTICLE', message: expect.any(String), requestId: expect.any(String), details: { issues: [{ field, message: expect.stringMatching(/^must be /) }] } },
+      })
+    }
+    // Top-level fields of another type are named too, under their own documented codes.
+    const deliveryId = await deliver({ event: 'article.published', delivery_id: 7, article: articleDelivery('x', 'typed-top', 59).article }, { authorization: `Bearer ${SECRET}` })
+    expect(deliveryId.status).toBe(400)
+    expect((await deliveryId.json()).error).toMatchObject({ code: 'MISSING_DELIVERY_ID', details: { issues: [{ field: 'delivery_id' }] } })
+    const event = await deliver({ ...articleDelivery('typed-event', 'typed-top', 59), event: ['article.published'] }, { authorization: `Bearer ${SECRET}` })
+    expect(event.status).toBe(400)
+    expect((await event.json()).error).toMatchObject({ code: 'UNKNOWN_EVENT', details: { issues: [{ field: 'event' }] } })
+    expect({ posts: (await payload.count({ collection: 'blog_posts' })).totalDocs, deliveries: (await payload.count({ collection: 'blog_webhook_deliveries' })).totalDocs }).toEqual(before)
   })
 
   it('refuses a partner article whose slug belongs to an editor-written post with 409 SLUG_TAKEN', async () => {

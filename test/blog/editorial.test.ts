@@ -4,7 +4,7 @@ import { slugify } from '../../cms/collections/BlogPosts/slugify'
 import { rewriteLinks, socialHosts } from '../../cms/render/links'
 import { demoteH1 } from '../../cms/render/html'
 import { parseArticleDelivery, seoFrom } from '../../cms/webhook/parse'
-import { sentences } from '../fixtures/blog-articles'
+import { articleDelivery, sentences, WRONG_TYPED_FIELDS } from '../fixtures/blog-articles'
 
 const NOW = new Date('2026-06-01T12:00:00Z')
 const body = (n = 420, seed = 0): string => {
@@ -165,7 +165,7 @@ describe('slugs, links and partner payloads', () => {
   })
 
   it('parses a partner article and reports every invalid field', () => {
-    const ok = parseArticleDelivery({ delivery_id: 'd1', article: { title: 'A partner title', description: 'Desc', html: '<p>x</p>', author: { name: 'Desk' }, tags: ['a', 2] } })
+    const ok = parseArticleDelivery({ delivery_id: 'd1', article: { title: 'A partner title', description: 'Desc', html: '<p>x</p>', author: { name: 'Desk' }, tags: ['a', ' '], seo_description: null } })
     expect(ok).toMatchObject({ deliveryId: 'd1', slug: 'partner-title', excerpt: 'Desc', author: 'Desk', tags: ['a'] })
     const bad = parseArticleDelivery({ delivery_id: 'd2', article: { slug: 'Bad!', published_at: 'soon', image_url: 'ftp://x' } })
     expect(bad).toMatchObject({ ok: false, code: 'INVALID_ARTICLE', status: 400 })
@@ -173,6 +173,17 @@ describe('slugs, links and partner payloads', () => {
       expect.arrayContaining(['article.title', 'article.html', 'article.excerpt', 'article.author', 'article.slug', 'article.published_at', 'article.image_url']),
     )
     expect(parseArticleDelivery({ delivery_id: 'has space', article: {} })).toMatchObject({ code: 'MISSING_DELIVERY_ID', status: 400 })
+  })
+
+  it.each(WRONG_TYPED_FIELDS)('refuses $field of another type, naming it, instead of coercing or dropping it', ({ field, article }) => {
+    const base = articleDelivery('typed', 'typed-article', 3)
+    const out = parseArticleDelivery({ ...base, article: { ...(base.article as object), ...article } })
+    expect(out).toEqual({ ok: false, status: 400, code: 'INVALID_ARTICLE', message: expect.any(String), details: [{ field, message: expect.stringMatching(/^must be /) }] })
+  })
+
+  it('names a top-level field of another type in the refusal', () => {
+    expect(parseArticleDelivery({ delivery_id: 5, article: {} })).toMatchObject({ code: 'MISSING_DELIVERY_ID', details: [{ field: 'delivery_id' }] })
+    expect(parseArticleDelivery({ delivery_id: 'd4', article: 'text' })).toMatchObject({ code: 'INVALID_ARTICLE', details: [{ field: 'article', message: 'must be an object' }] })
   })
 
   it('removes characters XML cannot carry from every partner text field, keeping the rest as sent', () => {

@@ -49,7 +49,7 @@ export async function authRoutes(app: FastifyInstance, services: Services): Prom
         },
       },
     },
-    async (request) => auth.challenge(request.body),
+    async (request) => auth.challenge(request.body, { ip: request.ip }),
   );
 
   app.post(

@@ -6,7 +6,8 @@ import { COMMON_ERRORS, errorResponses } from './responses';
 const text = { type: 'string' } as const;
 
 /**
- * The partner's article. Types only: which fields are required (per event), the slug format,
+ * The partner's article. A field of another type is refused (400 INVALID_ARTICLE naming it), never
+ * coerced; `null` counts as absent. Which fields are required (per event), the slug format,
  * the 900 kB html limit and the editorial checks are enforced by cms/webhook/parse.ts, which
  * answers with per-field `details.issues`. Unknown fields are kept and ignored.
  */

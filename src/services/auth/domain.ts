@@ -9,14 +9,14 @@ export const authDomain = defineDomain({
   name: 'auth',
   settings: ['jwt', 'auth', 'chain', 'network', 'operatorToken'],
   needs: [],
-  create: ({ config, db, logger, hooks, now }) => {
+  create: ({ config, db, store, logger, hooks, now }) => {
     const tokens = createTokenService({ secret: config.jwt.secret, issuer: config.jwt.issuer, accessTtlSeconds: config.auth.accessTtlSeconds });
     const signatures = createSignatureVerifier({ url: config.chain.suiUrl, transport: config.chain.transport, network: config.network });
     const zklogin = createZkLoginService({ db, config: config.auth.zkLogin, logger });
     return {
       tokens,
       zklogin,
-      auth: createAuthService({ db, tokens, config: config.auth, signatures, logger, zkLogin: zklogin, hooks, now }),
+      auth: createAuthService({ db, store, tokens, config: config.auth, signatures, logger, zkLogin: zklogin, hooks, now }),
       /** Who is the operator (OPERATOR_TOKEN), for every transport. */
       operator: createOperatorPolicy(config.operatorToken),
     };

@@ -2,11 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import { purgeInBatches } from '../../db/purge';
 import { AppError } from '../../errors';
 import { suiAddress } from '../../input/sui-address';
 import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
 import type { SignatureVerifier } from '../../providers/sui-signatures';
+import { enforceRate } from '../../store/rate-limit';
+import type { SharedStore } from '../../store/types';
 import type { Hooks } from '../hooks';
 import { hashOpaqueToken, newOpaqueToken } from './opaque-tokens';
 import type { TokenService } from './tokens';
@@ -38,19 +41,30 @@ export interface ZkLoginResolver {
   resolveAccount(idToken: string): Promise<{ address: string }>;
 }
 
+/** What the purge job removed. */
+export interface AuthPurgeResult {
+  challenges: number;
+  refreshTokens: number;
+}
+
 export interface AuthService {
-  challenge(input: unknown): Promise<LoginChallengeBody>;
+  /** A new challenge; each client IP may ask for `challengeRateLimit` of them per window. */
+  challenge(input: unknown, meta: { ip: string }): Promise<LoginChallengeBody>;
   login(input: unknown, meta?: ClientMeta): Promise<TokenBody>;
   zkLogin(input: unknown, meta?: ClientMeta): Promise<TokenBody & { address: string }>;
   refresh(input: unknown, meta?: ClientMeta): Promise<TokenBody>;
   /** Revokes the refresh token's whole family; the token must be the caller's own. */
   logout(wallet: string, input: unknown): Promise<void>;
+  /** Deletes every expired login challenge and refresh token, whatever its address (the purge job). */
+  purgeExpired(signal?: AbortSignal): Promise<AuthPurgeResult>;
 }
 
 export interface AuthServiceDeps {
   db: Db;
+  /** Where the per-IP challenge budget is counted, shared by every replica. */
+  store: Pick<SharedStore, 'hit'>;
   tokens: TokenService;
-  config: Pick<Config['auth'], 'domain' | 'appUrl' | 'challengeTtlSeconds' | 'refreshTtlSeconds'>;
+  config: Pick<Config['auth'], 'domain' | 'appUrl' | 'challengeTtlSeconds' | 'challengeRateLimit' | 'refreshTtlSeconds'>;
   signatures: SignatureVerifier;
   logger: Logger;
   /** Set once the zkLogin service is wired; without it zkLogin answers SERVICE_UNAVAILABLE. */
@@ -135,17 +149,19 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   const ensureProfile = (tx: Pick<Db['prisma'], 'profile'>, wallet: string) => tx.profile.createMany({ data: [{ walletAddress: wallet }], skipDuplicates: true });
 
   return {
-    async challenge(input) {
+    async challenge(input, { ip }) {
       const { address: wallet } = parseInput(challengeInput, input);
+      // Each challenge is a row for any address: the per-IP budget bounds what one client can add between purges.
+      const limit = config.challengeRateLimit;
+      await enforceRate(deps.store, `auth-challenge:ip:${ip}`, limit, {
+        scope: 'auth-challenge',
+        message: (charge) => `Too many login challenges: limit is ${charge.limit} per ${limit.windowMs / 1000} s per client`,
+      });
       const issuedAt = now();
       const expiresAt = new Date(issuedAt.getTime() + config.challengeTtlSeconds * 1000);
       const nonce = randomBytes(16).toString('hex');
       const message = loginMessage({ domain: config.domain, appUrl: config.appUrl, address: wallet, nonce, issuedAt, expiresAt });
-      // Unused challenges of this wallet that have expired are dropped on the way (the table stays small).
-      await db.prisma.$transaction([
-        db.prisma.loginChallenge.deleteMany({ where: { address: wallet, expiresAt: { lt: issuedAt } } }),
-        db.prisma.loginChallenge.create({ data: { address: wallet, nonce, message, expiresAt } }),
-      ]);
+      await db.prisma.loginChallenge.create({ data: { address: wallet, nonce, message, expiresAt } });
       return { nonce, message, expiresAt };
     },
 
@@ -219,6 +235,21 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       const current = await db.prisma.refreshToken.findUnique({ where: { tokenHash: hashOpaqueToken(refreshToken) } });
       if (!current || current.subject !== wallet) throw new AppError('REFRESH_TOKEN_INVALID', 'The refresh token is not one of your sessions');
       await revokeFamily(current.familyId, 'logout');
+    },
+
+    async purgeExpired(signal) {
+      const cutoff = now();
+      // An expired refresh token is refused whatever its family's state, so its row (and reuse detection through it) has no further use.
+      const challenges = await purgeInBatches(
+        (limit) => db.prisma.$executeRaw`DELETE FROM login_challenge WHERE id IN (SELECT id FROM login_challenge WHERE expires_at < ${cutoff} LIMIT ${limit})`,
+        signal,
+      );
+      const refreshTokens = await purgeInBatches(
+        (limit) => db.prisma.$executeRaw`DELETE FROM refresh_token WHERE id IN (SELECT id FROM refresh_token WHERE expires_at < ${cutoff} LIMIT ${limit})`,
+        signal,
+      );
+      if (challenges + refreshTokens > 0) log.info({ challenges, refreshTokens }, 'expired login challenges and refresh tokens purged');
+      return { challenges, refreshTokens };
     },
   };
 

@@ -1,13 +1,14 @@
 import { createPriceSource } from '../../providers/price-source';
 import { defineDomain } from '../domain';
 import { readCacheDomain } from '../read-cache';
+import { createPriceRetention } from './retention';
 import { createPriceService } from './service';
 
 export const pricesDomain = defineDomain({
   name: 'prices',
   settings: ['prices'],
   needs: [readCacheDomain],
-  create: ({ config, db, store, logger, registry }, { readCache }) => ({
+  create: ({ config, db, store, logger, registry, now }, { readCache }) => ({
     prices: createPriceService({
       db,
       store,
@@ -17,5 +18,6 @@ export const pricesDomain = defineDomain({
       registry,
       onChange: () => readCache.bump('prices'),
     }),
+    priceRetention: createPriceRetention({ db, logger, retentionDays: config.prices.snapshotRetentionDays, now }),
   }),
 });

@@ -1,2 +1,3 @@
+export * from './retention';
 export * from './service';
 export * from './domain';
