@@ -3,6 +3,7 @@
 // scripts/start-cluster.ts and the edge tests render it for loopback ports with renderHaproxyConfig().
 // Choices (limits, timeouts, retries, affinity): docs/decisions.md, "Edge proxy".
 import { fileURLToPath } from 'node:url';
+import { APP_ROUTE_REDIRECTS, REDIRECT_STATUS } from '../src/surfaces/shared/redirects';
 
 interface Upstream {
   name: string;
@@ -33,6 +34,12 @@ export interface EdgeOptions {
   dockerDns?: boolean;
   /** Set the affinity cookie's Secure attribute (the edge is behind TLS). */
   secureCookie?: boolean;
+  /**
+   * Hosts that only redirect (the `www` host, the legacy network-prefixed host) and the apex origin
+   * their requests move to, path and query kept (src/surfaces/shared/redirects.ts `hostRedirects`).
+   * Values are written in double quotes, so HAProxy expands `${VAR}` / `${VAR-default}` in them.
+   */
+  hostRedirects?: { apex: string; hosts: string[] };
   /** Tests: name the replica that answered in an `x-served-by` response header (never in production: it maps the topology). */
   servedByHeader?: boolean;
 }
@@ -46,6 +53,32 @@ const SOCKET_IO_POLL_HOLD_MS = 25_000;
 function errorJson(code: string, message: string, details?: Record<string, unknown>): string {
   const body = JSON.stringify({ error: { code, message, requestId: '__ID__', ...(details ? { details } : {}) } });
   return `'${body.replace('__ID__', '%[unique-id]')}'`;
+}
+
+const quoted = (value: string): string => `"${value.replace(/["\\]/g, '\\$&')}"`;
+
+/** The www and legacy network hosts: 301 to the apex, the path and query kept (`redirect prefix` appends them). */
+function hostRedirectLines(table: EdgeOptions['hostRedirects']): string[] {
+  if (!table?.hosts.length) return [];
+  return [
+    '  # Hosts that only redirect (www, legacy network host): 301 to the apex, path and query kept.',
+    `  acl redirect_host req.hdr(host),field(1,:) -i -m str ${table.hosts.map(quoted).join(' ')}`,
+    `  http-request redirect code ${REDIRECT_STATUS} prefix ${quoted(table.apex)} if redirect_host`,
+  ];
+}
+
+/** The legacy app routes (src/surfaces/shared/redirects.ts): 301 on the same host, trailing slash tolerated, query kept. */
+function legacyRouteLines(): string[] {
+  const lines = ['  # Legacy app routes (src/surfaces/shared/redirects.ts): 301 to their new path on the same host, query kept.'];
+  Object.entries(APP_ROUTE_REDIRECTS).forEach(([from, to], i) => {
+    const acl = `legacy_route_${i}`;
+    lines.push(
+      `  acl ${acl} path ${from} ${from}/`,
+      `  http-request redirect code ${REDIRECT_STATUS} location ${to}?%[query] if ${acl} { query -m found }`,
+      `  http-request redirect code ${REDIRECT_STATUS} location ${to} if ${acl}`,
+    );
+  });
+  return lines;
 }
 
 export function renderHaproxyConfig(opts: EdgeOptions): string {
@@ -111,8 +144,10 @@ export function renderHaproxyConfig(opts: EdgeOptions): string {
     '  http-request sc-inc-gpc0(0)',
     '  # Prometheus scrapes each replica directly; the edge does not publish /metrics.',
     `  http-request return status 404 content-type application/json lf-string ${errorJson('NOT_FOUND', 'No route for /metrics')} if { path /metrics }`,
+    ...hostRedirectLines(opts.hostRedirects),
+    ...legacyRouteLines(),
     '  acl socket_io path_beg /socket.io/',
-    '  acl api path /graphql /sitemap_index.xml /llms.txt',
+    '  acl api path /graphql /sitemap_index.xml /sitemap.xml /robots.txt /llms.txt',
     '  acl api path_beg /api/',
     '  acl blog path /blog',
     '  acl blog path_beg /blog/',
@@ -201,6 +236,7 @@ export function composeConfig(replicas: number): string {
     `# The services this file expects (compose.yaml): api-1…api-${replicas} (--role api, GENERAL.PORT=3000, TRUSTED_PROXY_CIDRS = this`,
     '# proxy\'s address or network, HTTP.DRAIN_DELAY_MS=2000), blog (--role blog, BLOG_PORT=3001), jobs and indexer (--role jobs /',
     '# --role indexer, HEALTH_PORT=9101). Clients connect on :8080; stats and HAProxy\'s Prometheus exporter are on :8404.',
+    '# The edge\'s own environment: APP_URL (the apex origin, no trailing slash), WWW_HOST and LEGACY_NETWORK_HOST (redirected to it).',
   ];
   return `${expects.join('\n')}\n${renderHaproxyConfig({
     bind: ':8080',
@@ -212,6 +248,8 @@ export function composeConfig(replicas: number): string {
     ],
     opsBind: ':8404',
     dockerDns: true,
+    // The edge service's environment (compose.yaml); the defaults match no real host.
+    hostRedirects: { apex: '${APP_URL-http://localhost:8080}', hosts: ['${WWW_HOST-www.localhost}', '${LEGACY_NETWORK_HOST-legacy-network-host.invalid}'] },
   })}`;
 }
 

@@ -1,30 +1,43 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
+import { APP_ROUTES } from '../surfaces/shared/app-routes';
 import { buildLlmsTxt } from '../surfaces/shared/llms';
-import { NON_MAINNET_ROBOTS } from '../surfaces/shared/robots';
+import { APP_ROUTE_REDIRECTS, resolveRedirect } from '../surfaces/shared/redirects';
+import { buildAppRobots, NON_MAINNET_ROBOTS } from '../surfaces/shared/robots';
 import { isIndexable, surfaceSite } from '../surfaces/shared/site';
-import { buildSitemapIndex } from '../surfaces/shared/sitemaps';
+import { buildAppSitemap, buildSitemapIndex } from '../surfaces/shared/sitemaps';
 
 /** Browsers and crawlers may cache both for as long as the blog's pages regenerate. */
 const CACHE_CONTROL = 'public, max-age=60';
+const XML = 'application/xml; charset=utf-8';
+const TEXT = 'text/plain; charset=utf-8';
 
 /**
- * `{app_url}/sitemap_index.xml` and `{app_url}/llms.txt`, at the root (not under /api): the edge
- * routes these two paths of the app host here (docs/decisions.md, "Web surfaces"). Built once
- * from the configured URLs; off mainnet the index lists nothing and both say noindex.
+ * The app host's root files, at the root (not under /api): `/sitemap_index.xml`, `/sitemap.xml`
+ * (the app sitemap, from the app-route table), `/robots.txt` and `/llms.txt`, and the legacy app
+ * routes' 301s; the edge routes these paths of the app host here (docs/decisions.md, "Web
+ * surfaces"). Built once from the configured URLs; off mainnet the sitemaps list nothing, robots
+ * blocks all and the documents say noindex.
  */
 export function registerSurfaces(app: FastifyInstance, config: Config['surfaces']): void {
   const site = surfaceSite(config);
-  const indexXml = buildSitemapIndex(site);
-  const llmsTxt = buildLlmsTxt(site);
   const headers = {
     'cache-control': CACHE_CONTROL,
     ...(isIndexable(site) ? {} : { 'x-robots-tag': NON_MAINNET_ROBOTS }),
   };
-  app.get('/sitemap_index.xml', { schema: { hide: true } }, async (_request, reply) =>
-    reply.headers({ ...headers, 'content-type': 'application/xml; charset=utf-8' }).send(indexXml),
-  );
-  app.get('/llms.txt', { schema: { hide: true } }, async (_request, reply) =>
-    reply.headers({ ...headers, 'content-type': 'text/plain; charset=utf-8' }).send(llmsTxt),
-  );
+  const file = (path: string, type: string, body: string) =>
+    app.get(path, { schema: { hide: true } }, async (_request, reply) => reply.headers({ ...headers, 'content-type': type }).send(body));
+  file('/sitemap_index.xml', XML, buildSitemapIndex(site));
+  file('/sitemap.xml', XML, buildAppSitemap(site, APP_ROUTES));
+  file('/robots.txt', TEXT, buildAppRobots(site));
+  file('/llms.txt', TEXT, buildLlmsTxt(site));
+
+  // Whatever host the request came in on, the target is on the app's own origin (query kept).
+  const legacy = async (request: FastifyRequest, reply: FastifyReply) => {
+    const target = resolveRedirect(`${new URL(site.appUrl).origin}${request.url}`, site)!;
+    return reply.code(target.status).header('cache-control', CACHE_CONTROL).header('location', target.location).send();
+  };
+  for (const from of Object.keys(APP_ROUTE_REDIRECTS)) {
+    for (const path of [from, `${from}/`]) app.get(path, { schema: { hide: true } }, legacy);
+  }
 }

@@ -1,15 +1,18 @@
 /**
  * The surfaces audit (src/surfaces/audit.ts) against this project's own mainnet blog build and
- * the API's `/sitemap_index.xml` and `/llms.txt`, behind an edge that routes those two paths of
- * the app host to the API. The app, docs and house sites are other codebases: the fixture site
- * stands in for them, built by the same rules. Public URLs stay those of the deployment
- * (`APP_URL` of the blog build); the audit reaches the app host through `connectTo`.
+ * the API's root files (sitemaps, robots, llms.txt) and legacy route redirects. First behind an
+ * edge that routes those paths of the app host to the API, the fixture site standing in for the
+ * app, docs and house codebases (built by the same rules); then with the API alone on the app host,
+ * where only the app's pages and the docs site are missing. Public URLs stay those of the
+ * deployment (`APP_URL` of the blog build); the audit reaches the app host through `connectTo`.
  */
+import { execFile } from 'node:child_process'
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { closeBlogPayload } from '../../cms/lifecycle'
-import { auditSurfaces } from '../../src/surfaces/audit'
+import { auditSurfaces, type AuditReport } from '../../src/surfaces/audit'
 import { formatReport } from '../../src/surfaces/audit-format'
+import { APP_ROUTE_REDIRECTS } from '../../src/surfaces/shared/redirects'
 import { readSitemap } from '../../src/surfaces/sitemap-read'
 import { articleDelivery } from '../fixtures/blog-articles'
 import { startSurfacesSite, type FixtureSite } from '../fixtures/surfaces-site'
@@ -61,5 +64,39 @@ describe('surfaces audit of this project (mainnet blog build + API)', () => {
     expect(onBlog.length, formatReport(report)).toBeGreaterThan(0)
     // Its robots.txt blocks crawlers and its root page says noindex: both are mainnet violations.
     expect(onBlog.map((v) => `${v.rule} ${v.url}`)).toEqual(expect.arrayContaining([`robots-allow ${testnetBlog}/robots.txt`]))
+  })
+})
+
+/** `npm run surfaces:audit` as an operator runs it (the script under node), `--json` to read the report. */
+function auditCli(args: string[]): Promise<{ code: number; report: AuditReport; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'scripts/surfaces-audit.ts', ...args, '--json'], { timeout: 120_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, report: JSON.parse(stdout || '{}') as AuditReport, stderr })
+    })
+  })
+}
+
+describe("surfaces audit of this project's own mainnet deployment, no stand-in for the app host", () => {
+  let own: TestApi
+
+  beforeAll(async () => {
+    own = await startApi({ env: { NETWORK: 'mainnet', APP_URL: inject('blogAppUrl'), BLOG_URL: blogUrl } })
+  })
+  afterAll(async () => {
+    await own?.close()
+  })
+
+  it('the audit command finds only the app pages and the docs site, which other deployments serve', async () => {
+    const appUrl = inject('blogAppUrl')
+    const { code, report, stderr } = await auditCli(['--network', 'mainnet', '--app-url', appUrl, '--blog-url', blogUrl, '--connect-to', `${appUrl}=${own.url}`])
+    expect(code, stderr).toBe(1)
+    // The app sitemap the API serves names the app's pages; the app (another codebase) is not running here.
+    const appPages = readSitemap(await (await fetch(`${own.url}/sitemap.xml`)).text()).entries.map((e) => e.loc)
+    expect(appPages).toEqual([`${appUrl}/`, `${appUrl}/weekly-race`, `${appUrl}/bonus`])
+    const expected = [...appPages, `${appUrl}/docs/`, `${appUrl}/docs/sitemap.xml`].map((url) => `fetch ${url} HTTP 404`).sort()
+    expect(report.violations.map((v) => `${v.rule} ${v.url} ${v.detail}`).sort(), formatReport(report)).toEqual(expected)
+    // It did check what this project serves: robots, the sitemaps, llms.txt, the four legacy routes, the blog's pages.
+    expect(report.summary['redirect-route']).toBe(0)
+    expect(report.requests).toBeGreaterThanOrEqual(10 + Object.keys(APP_ROUTE_REDIRECTS).length)
   })
 })

@@ -97,6 +97,29 @@ describe('quests over HTTP', () => {
     expect(all.body.statuses.find((s: { questKey: string }) => s.questKey === 'daily-bet')).toMatchObject({ claimed: true });
   });
 
+  it('GET /api/quests/campaigns/{slug}/status (the README table): every quest of the campaign, the same statuses as one-quest reads', async () => {
+    const campaign = await rest(api.url, 'GET', '/quests/campaigns/platform/status', { token: player.accessToken });
+    expect(campaign.status).toBe(200);
+    const all = await rest(api.url, 'GET', '/quests/status', { token: player.accessToken });
+    const platformStatuses = all.body.statuses.filter((s: { campaignSlug: string }) => s.campaignSlug === 'platform');
+    expect(campaign.body.statuses).toEqual(platformStatuses);
+    expect(campaign.body.statuses.find((s: { questKey: string }) => s.questKey === 'daily-bet')).toMatchObject({ player: player.address, mode: 'indexed', claimed: true });
+    const live = await rest(api.url, 'GET', `/quests/campaigns/platform/status?mode=live&player=${player.address}`);
+    expect(live.body.statuses.map((s: { mode: string }) => s.mode)).toEqual(platformStatuses.map(() => 'live'));
+    const one = await rest(api.url, 'GET', `/quests/campaigns/platform/live/weekly-bets/status?player=${player.address}`);
+    expect(live.body.statuses.find((s: { questKey: string }) => s.questKey === 'weekly-bets')).toEqual(one.body.status);
+
+    const unknown = await rest(api.url, 'GET', '/quests/campaigns/nope/status', { token: player.accessToken });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('NOT_FOUND');
+    const badMode = await rest(api.url, 'GET', '/quests/campaigns/platform/status?mode=soon', { token: player.accessToken });
+    expect(badMode.status).toBe(400);
+    expect(badMode.body.error.code).toBe('VALIDATION_FAILED');
+    const anonymous = await rest(api.url, 'GET', '/quests/campaigns/platform/status');
+    expect(anonymous.status).toBe(400);
+    expect(anonymous.body.error.details.issues).toEqual([{ path: '/player', message: 'required without an access token' }]);
+  });
+
   it('claims need the access token; bad inputs are refused the same way over REST and GraphQL', async () => {
     const anonymous = await rest(api.url, 'POST', '/quests/campaigns/platform/daily-bet/claim', { body: {} });
     expect(anonymous.status).toBe(401);

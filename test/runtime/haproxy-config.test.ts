@@ -1,15 +1,27 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeConfig, renderHaproxyConfig } from '../../scripts/haproxy-config';
+import { APP_ROUTE_REDIRECTS } from '../../src/surfaces/shared/redirects';
+import { startApi, type TestApi } from '../helpers/api';
 import { haproxyVersion } from '../helpers/cluster';
 import { testEnv } from '../helpers/env';
+import { freePort, waitFor } from '../helpers/store';
+import { listenOnLoopback } from '../fixtures/loopback';
 
 if (testEnv.requireServices && !haproxyVersion) throw new Error('REQUIRE_SERVICES=1 but haproxy is not installed (.ci/install-system-deps.sh installs it)');
 
 describe('the edge configuration (scripts/haproxy-config.ts)', () => {
+  it('the compose file redirects the hosts named in the edge\'s environment and routes the app host\'s root files to the API', () => {
+    const cfg = composeConfig(3);
+    expect(cfg).toContain('acl api path /graphql /sitemap_index.xml /sitemap.xml /robots.txt /llms.txt');
+    expect(cfg).toContain('http-request redirect code 301 prefix "${APP_URL-http://localhost:8080}" if redirect_host');
+    for (const [from, to] of Object.entries(APP_ROUTE_REDIRECTS)) expect(cfg).toMatch(new RegExp(`acl legacy_route_\\d path ${from} ${from}/\\n.*location ${to}\\?%\\[query\\]`));
+  });
+
   it('deploy/haproxy/haproxy.cfg is the generator output for three compose replicas (npm run edge:config -- --replicas 3)', () => {
     expect(readFileSync('deploy/haproxy/haproxy.cfg', 'utf8')).toBe(composeConfig(3));
   });
@@ -54,5 +66,77 @@ describe('the edge configuration (scripts/haproxy-config.ts)', () => {
       const check = spawnSync('haproxy', ['-c', '-f', file], { encoding: 'utf8' });
       expect(check.status, check.stderr).toBe(0);
     }
+  });
+});
+
+/** A GET through the edge with the Host header a browser would send (fetch may not set Host). */
+function getVia(edgePort: number, host: string, path: string): Promise<{ status: number; location?: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: edgePort, path, headers: { host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe.runIf(haproxyVersion)('the edge in front of the API and the app: host and legacy redirects, the app host root files', () => {
+  const APEX = 'https://play.example.com';
+  let api: TestApi;
+  let web: Server;
+  let haproxy: ChildProcess;
+  let edgePort: number;
+
+  beforeAll(async () => {
+    api = await startApi({ env: { NETWORK: 'mainnet', APP_URL: APEX } });
+    // The app's own codebase, which owns the rest of the app host.
+    web = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('the app'));
+    const webUrl = await listenOnLoopback(web);
+    edgePort = await freePort();
+    const cfg = join(mkdtempSync(join(tmpdir(), 'haproxy-edge-')), 'edge.cfg');
+    writeFileSync(
+      cfg,
+      renderHaproxyConfig({
+        bind: `127.0.0.1:${edgePort}`,
+        api: [{ name: 'api-1', address: new URL(api.url).host }],
+        web: new URL(webUrl).host,
+        hostRedirects: { apex: APEX, hosts: ['www.play.example.com', 'mainnet.play.example.com'] },
+      }),
+    );
+    haproxy = spawn('haproxy', ['-db', '-f', cfg], { stdio: 'ignore' });
+    await waitFor(async () => (await getVia(edgePort, 'play.example.com', '/robots.txt').catch(() => ({ status: 0 }))).status === 200, 15_000, 'the edge');
+  });
+  afterAll(async () => {
+    haproxy?.kill('SIGTERM');
+    await new Promise<void>((resolve) => web?.close(() => resolve()) ?? resolve());
+    await api?.close();
+  });
+
+  it('the www and legacy network hosts answer 301 to the apex, path and query kept, before any routing', async () => {
+    for (const host of ['www.play.example.com', 'mainnet.play.example.com', 'WWW.play.example.com:443']) {
+      for (const path of ['/weekly-race/?from=edge', '/', '/api/health', '/rewards']) {
+        expect(await getVia(edgePort, host, path), `${host}${path}`).toMatchObject({ status: 301, location: `${APEX}${path}` });
+      }
+    }
+  });
+
+  it('the legacy app routes answer 301 to their new path on the apex, trailing slash tolerated, query kept', async () => {
+    for (const [from, to] of Object.entries(APP_ROUTE_REDIRECTS)) {
+      expect(await getVia(edgePort, 'play.example.com', from), from).toMatchObject({ status: 301, location: to });
+      expect(await getVia(edgePort, 'play.example.com', `${from}/?ref=mail`), `${from}/?ref=mail`).toMatchObject({ status: 301, location: `${to}?ref=mail` });
+    }
+    expect(await getVia(edgePort, 'play.example.com', '/rewards-old')).toMatchObject({ status: 200, body: 'the app' });
+  });
+
+  it("the app host's robots.txt and sitemaps come from the API, the app's pages from the app", async () => {
+    for (const path of ['/robots.txt', '/sitemap.xml', '/sitemap_index.xml', '/llms.txt']) {
+      const [viaEdge, direct] = await Promise.all([getVia(edgePort, 'play.example.com', path), fetch(`${api.url}${path}`).then((r) => r.text())]);
+      expect([path, viaEdge.status, viaEdge.body]).toEqual([path, 200, direct]);
+    }
+    expect((await getVia(edgePort, 'play.example.com', '/robots.txt')).body).toContain(`Sitemap: ${APEX}/sitemap_index.xml`);
+    expect(await getVia(edgePort, 'play.example.com', '/bonus')).toMatchObject({ status: 200, body: 'the app' });
   });
 });

@@ -75,6 +75,25 @@ export async function questRoutes(app: FastifyInstance, services: Services): Pro
   );
 
   app.get(
+    '/quests/campaigns/:slug/status',
+    {
+      ...judgedByService,
+      schema: {
+        tags: ['quests'],
+        operationId: 'questsCampaignStatus',
+        summary: "Every quest's status in one campaign for a player",
+        description: '`mode` (query): `indexed` (default) reads the progress kept after each indexer commit; `live` recomputes it from the event tables.',
+        params: { type: 'object', required: ['slug'], properties: { slug: slugParam } },
+        querystring: { type: 'object', properties: { ...playerQuery.properties, mode: modeParam } },
+        response: { 200: statusesReply, ...errorResponses(READ_ERRORS) },
+      },
+    },
+    async (request: Req<{ slug: string }, { player?: string; mode?: string }>) => ({
+      statuses: await quests.campaignStatus({ campaignSlug: request.params.slug, mode: request.query.mode, player: request.query.player }, viewer(request), { signal: requestSignal(request) }),
+    }),
+  );
+
+  app.get(
     '/quests/campaigns/:slug/performance_daily/status',
     {
       ...judgedByService,

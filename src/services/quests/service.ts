@@ -43,6 +43,8 @@ export interface QuestService {
   list(opts?: QueryOptions): Promise<CampaignView[]>;
   /** Statuses of every quest of every campaign for a player, `indexed` mode (the default lookup). */
   defaultStatus(input: unknown, viewer: string | null, opts?: QueryOptions): Promise<QuestStatus[]>;
+  /** Statuses of every quest of one campaign for a player (`mode` default `indexed`); unknown campaign → NOT_FOUND. */
+  campaignStatus(input: unknown, viewer: string | null, opts?: QueryOptions): Promise<QuestStatus[]>;
   status(input: unknown, viewer: string | null, opts?: QueryOptions): Promise<QuestStatus>;
   statusBatch(input: unknown, viewer: string | null, opts?: QueryOptions): Promise<QuestStatus[]>;
   performanceDaily(input: unknown, viewer: string | null, opts?: QueryOptions): Promise<QuestStatus>;
@@ -79,6 +81,7 @@ const address = suiAddress();
 const mode = questMode.default(DEFAULT_QUEST_MODE);
 const playerInput = z.object({ player: address.optional() });
 const statusInput = z.object({ campaignSlug: slug, mode, questKey, player: address.optional() });
+const campaignStatusInput = z.object({ campaignSlug: slug, mode, player: address.optional() });
 /** The batch status request's body (the campaign comes from the path). */
 export const statusBatchBody = z.object({
   checks: z
@@ -334,6 +337,13 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
         if (quests.length) out.push(...(await evaluate(campaign, quests.map((quest) => ({ quest, mode: 'indexed' as const, player })), 'default_status', opts)));
       }
       return out;
+    },
+    async campaignStatus(raw, viewer, opts) {
+      const input = parseInput(campaignStatusInput, raw);
+      const campaign = await loadCampaign(input.campaignSlug);
+      const player = playerOr(input.player, viewer);
+      const quests = [...(questsOf.get(campaign.slug)?.values() ?? [])];
+      return quests.length ? evaluate(campaign, quests.map((quest) => ({ quest, mode: input.mode, player })), 'campaign_status', opts) : [];
     },
     async status(raw, viewer, opts) {
       const input = parseInput(statusInput, raw);
