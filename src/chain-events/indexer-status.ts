@@ -19,6 +19,8 @@ export interface KindStatus {
   checkpointsBehind: string | null;
   /** Rows inserted by this leader term. */
   eventsIndexed: number;
+  /** How the event struct on chain differs from what the decoder reads; non-empty: the kind is not followed this term. */
+  contractDifferences: string[];
 }
 
 export interface IndexerStatus {

@@ -17,13 +17,15 @@ export interface IndexerMetrics {
   checkpointsBehind: Gauge<'kind'>;
   /** 1 once the kind's follower reported it reached the tip. */
   caughtUp: Gauge<'kind'>;
+  /** 1 when the kind's event struct on chain differs from its decoder's (the kind is not followed). */
+  contractRefused: Gauge<'kind'>;
   /** Retries of chain reads and batch writes. */
   retries: Counter<'kind' | 'stage'>;
   /** Time of one batch's transaction. */
   batchDuration: Histogram<'kind'>;
 }
 
-const NAMES = ['indexer_leader', 'indexer_mode', 'indexer_events_indexed_total', 'indexer_batches_total', 'indexer_position_checkpoint', 'indexer_lag_seconds', 'indexer_checkpoints_behind', 'indexer_caught_up', 'indexer_retries_total', 'indexer_batch_duration_seconds'];
+const NAMES = ['indexer_leader', 'indexer_mode', 'indexer_events_indexed_total', 'indexer_batches_total', 'indexer_position_checkpoint', 'indexer_lag_seconds', 'indexer_checkpoints_behind', 'indexer_caught_up', 'indexer_contract_refused', 'indexer_retries_total', 'indexer_batch_duration_seconds'];
 
 /** The indexer's series, registered in the process registry (served at /metrics by the api role). */
 export function createIndexerMetrics(registry: Registry, onCollect?: () => void): IndexerMetrics {
@@ -45,6 +47,7 @@ export function createIndexerMetrics(registry: Registry, onCollect?: () => void)
     lagSeconds: new Gauge({ name: 'indexer_lag_seconds', help: 'Now minus the chain timestamp of the last indexed event, by kind', labelNames: ['kind'], registers }),
     checkpointsBehind: new Gauge({ name: 'indexer_checkpoints_behind', help: 'Chain tip checkpoint minus the last indexed checkpoint (0 when caught up), by kind', labelNames: ['kind'], registers }),
     caughtUp: new Gauge({ name: 'indexer_caught_up', help: '1 once the kind reached the chain tip and stays there', labelNames: ['kind'], registers }),
+    contractRefused: new Gauge({ name: 'indexer_contract_refused', help: '1 when the event struct on chain differs from what the indexer reads (the kind is not followed), by kind', labelNames: ['kind'], registers }),
     retries: new Counter({ name: 'indexer_retries_total', help: 'Retried chain reads (list) and batch writes (batch), by kind', labelNames: ['kind', 'stage'], registers }),
     batchDuration: new Histogram({
       name: 'indexer_batch_duration_seconds',

@@ -7,7 +7,10 @@ import type { Hooks } from '../services/hooks';
 import type { LeaderboardService } from '../services/leaderboards';
 import type { SharedStore } from '../store/index.js';
 import { backoffDelay, sleep } from './backoff.js';
+import type { ReadNormalizedModules } from '../chain-events/contract-check.js';
+import { createMoveModuleReader } from '../providers/sui-move-modules.js';
 import { coalesce } from './coalesce.js';
+import { eventContractDifferences } from './contract.js';
 import { classifyWriteError } from './errors.js';
 import { followKind, type Batch } from './follow.js';
 import { KIND_LIST, type AnyEventKind, type EventKind, type KindData, type KindKey } from './kinds.js';
@@ -51,6 +54,8 @@ export interface IndexerDeps {
   source?: EventSource;
   tipReader?: TipReader;
   kinds?: readonly AnyEventKind[];
+  /** Where the package's normalized modules come from (default: the configured node). */
+  readModules?: ReadNormalizedModules;
 }
 
 export interface Indexer {
@@ -72,6 +77,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   const state = createIndexerState(instanceId, kinds.map((k) => k.key));
   const events = createEventStore({ db });
   const source = deps.source ?? createEventSource({ transport: config.transport, url: config.suiUrl });
+  const readModules = deps.readModules ?? createMoveModuleReader({ transport: config.transport, url: config.suiUrl });
   const readTip = deps.tipReader ?? createTipReader({ transport: config.transport, url: config.suiUrl });
   const pageSize = config.pageSize ?? (config.transport === 'graphql' ? 50 : 500);
   const statusIntervalMs = deps.statusIntervalMs ?? 2_000;
@@ -93,6 +99,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       if (k.lagSeconds !== null) metrics.lagSeconds.set({ kind: k.kind }, k.lagSeconds);
       if (k.checkpointsBehind !== null) metrics.checkpointsBehind.set({ kind: k.kind }, Number(k.checkpointsBehind));
       metrics.caughtUp.set({ kind: k.kind }, k.caughtUp ? 1 : 0);
+      metrics.contractRefused.set({ kind: k.kind }, k.contractDifferences.length > 0 ? 1 : 0);
     }
     return s;
   }
@@ -155,6 +162,24 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     });
   }
 
+  /**
+   * The kinds whose event struct on chain is the one their decoder reads. A kind that differs is
+   * not followed (it would index nothing, or fail on its first event); each difference is named.
+   */
+  async function checkContract(signal: AbortSignal): Promise<AnyEventKind[]> {
+    const differences = await eventContractDifferences(kinds, config.packageId, readModules, signal);
+    return kinds.filter((k) => {
+      const found = differences.get(k.key) ?? [];
+      if (found.length === 0) return true;
+      state.refused(k.key, found);
+      logger.error(
+        { kind: k.key, moveType: k.moveType, packageId: config.packageId, differences: found },
+        `indexer: ${k.key} not started: package ${config.packageId} differs from what the indexer reads: ${found.join('; ')}`,
+      );
+      return false;
+    });
+  }
+
   async function refreshTip(signal: AbortSignal): Promise<void> {
     state.setTip(await readTip(signal));
   }
@@ -170,21 +195,24 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     let stopProgress = () => {};
     let failure: unknown = null;
     try {
-      const cursors = await Promise.all(kinds.map((k) => restore(k)));
-      logger.info({ instanceId, resumed: kinds.filter((_, i) => cursors[i] !== null).map((k) => k.key) }, 'indexer: leading');
+      const following = await checkContract(term.signal);
+      const cursors = await Promise.all(following.map((k) => restore(k)));
+      logger.info({ instanceId, resumed: following.filter((_, i) => cursors[i] !== null).map((k) => k.key), refused: kinds.filter((k) => !following.includes(k)).map((k) => k.key) }, 'indexer: leading');
       void refreshTip(term.signal);
       timers.push(setInterval(() => void refreshTip(term.signal), deps.tipIntervalMs ?? 5_000));
       timers.push(setInterval(() => void publishStatus(), statusIntervalMs));
       timers.forEach((t) => t.unref());
       await publishStatus();
       if (deps.progressStream) stopProgress = startProgressReporter({ stream: deps.progressStream, logger, snapshot: () => state.snapshot() });
-      const runs = kinds.map((k, i) =>
+      const runs = following.map((k, i) =>
         follow(k, cursors[i], term.signal).catch((error: unknown) => {
           if (!failure) failure = error;
           logger.error({ kind: k.key, err: error }, 'indexer: follower stopped on an error');
           term.abort();
         }),
       );
+      // Nothing to follow: keep the lease and the refusals on show until the term ends.
+      if (runs.length === 0) runs.push(new Promise<void>((resolve) => term.signal.addEventListener('abort', () => resolve(), { once: true })));
       await Promise.all(runs);
     } catch (error) {
       failure = error;

@@ -11,6 +11,8 @@ interface KindState {
   lastCheckpoint: bigint | null;
   lastEventAtMs: number | null;
   eventsIndexed: number;
+  /** Non-empty: the chain's struct differs from the decoder's; the kind is not followed. */
+  contractDifferences: string[];
 }
 
 const RATE_WINDOW_MS = 10_000;
@@ -30,7 +32,7 @@ export function createIndexerState(instanceId: string, kinds: readonly KindKey[]
   const reset = () => {
     byKind.clear();
     for (const kind of kinds) {
-      byKind.set(kind, { kind, caughtUp: false, following: false, batchesSinceTip: 0, firstCheckpoint: null, lastCheckpoint: null, lastEventAtMs: null, eventsIndexed: 0 });
+      byKind.set(kind, { kind, caughtUp: false, following: false, batchesSinceTip: 0, firstCheckpoint: null, lastCheckpoint: null, lastEventAtMs: null, eventsIndexed: 0, contractDifferences: [] });
     }
     total = 0;
     samples.length = 0;
@@ -39,7 +41,9 @@ export function createIndexerState(instanceId: string, kinds: readonly KindKey[]
   };
   reset();
 
-  const mode = (): IndexerMode => (leaderSinceMs === null ? 'standby' : [...byKind.values()].every((k) => k.caughtUp) ? 'live' : 'backfill');
+  /** Kinds this term follows: a refused kind is never caught up, and would otherwise hold the mode at backfill. */
+  const followed = () => [...byKind.values()].filter((k) => k.contractDifferences.length === 0);
+  const mode = (): IndexerMode => (leaderSinceMs === null ? 'standby' : followed().every((k) => k.caughtUp) ? 'live' : 'backfill');
 
   function rate(): number {
     const t = now();
@@ -53,14 +57,16 @@ export function createIndexerState(instanceId: string, kinds: readonly KindKey[]
   /** Mean over kinds of how far each got from its first checkpoint this term to the tip (1 when caught up). */
   function progress(): number | null {
     if (tip === null) return null;
+    const kinds = followed();
+    if (kinds.length === 0) return null;
     let sum = 0;
-    for (const k of byKind.values()) {
+    for (const k of kinds) {
       if (k.caughtUp) sum += 1;
       else if (k.lastCheckpoint !== null && k.firstCheckpoint !== null && tip > k.firstCheckpoint) {
         sum += Math.min(1, Number(k.lastCheckpoint - k.firstCheckpoint) / Number(tip - k.firstCheckpoint));
       }
     }
-    return sum / byKind.size;
+    return sum / kinds.length;
   }
 
   function kindView(k: KindState, at: number): KindStatus {
@@ -73,6 +79,7 @@ export function createIndexerState(instanceId: string, kinds: readonly KindKey[]
       lagSeconds: k.lastEventAtMs === null ? null : Math.max(0, (at - k.lastEventAtMs) / 1000),
       checkpointsBehind: behind?.toString() ?? null,
       eventsIndexed: k.eventsIndexed,
+      contractDifferences: [...k.contractDifferences],
     };
   }
 
@@ -106,6 +113,10 @@ export function createIndexerState(instanceId: string, kinds: readonly KindKey[]
       total += inserted;
       samples.push([now(), total]);
       return k.caughtUp;
+    },
+    /** The kind's struct on chain differs from its decoder's: not followed this term. */
+    refused(kind: KindKey, differences: readonly string[]) {
+      byKind.get(kind)!.contractDifferences = [...differences];
     },
     reachedTip(kind: KindKey) {
       const k = byKind.get(kind)!;

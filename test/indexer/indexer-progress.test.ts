@@ -66,7 +66,7 @@ describe('backfill progress in a terminal', () => {
       eventsPerSecond: 1234.4,
       progress: 0.5,
       etaSeconds: 75,
-      kinds: [{ kind: 'bet_result_event', caughtUp: false, lastCheckpoint: '50', lastEventAtMs: 0, lagSeconds: 1, checkpointsBehind: '50', eventsIndexed: 5000 }],
+      kinds: [{ kind: 'bet_result_event', caughtUp: false, lastCheckpoint: '50', lastEventAtMs: 0, lagSeconds: 1, checkpointsBehind: '50', eventsIndexed: 5000, contractDifferences: [] }],
       atMs: 0,
     };
     const line = renderProgressLine(s, 100);

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
 import { ClaimSubnameDocument, MySubnameDocument } from '../../src/generated/graphql';
 import { createTokenService } from '../../src/services/auth/tokens';
-import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain';
+import { startSuiChainFixture, subdomainsModules, type SuiChainFixture } from '../fixtures/sui-chain';
 import { startApi, type TestApi } from '../helpers/api';
 import { gql } from '../helpers/client';
 import { createScratchDatabase, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db';
@@ -66,6 +66,8 @@ function decodeWrite(txBytes: string) {
 beforeAll(async () => {
   chain = await startSuiChainFixture({ events: 10 });
   chain.writes.fund(backend.toSuiAddress());
+  // The writer checks `subdomains::new` on the node before it issues anything.
+  chain.packages.set(ids.subdomains, subdomainsModules(ids.subdomains));
   ids.suins = chain.writes.addShared('0x2::object::UID').id;
   ids.parentNft = chain.writes.addOwned(backend.toSuiAddress(), `${ids.subdomains}::suins_registration::SuinsRegistration`).id;
 });

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Counter, type Registry } from 'prom-client';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../observability/logger';
+import { functionDifferences, moduleQuery } from '../../chain-events/contract-check';
 import { NodeRefusedError } from '../../providers/sui-write-inputs';
 import type { ExecutionOutcome, SignedTransaction } from '../../providers/sui-writer';
 import { ChainWriteRejectedError, toRecord, type ChainWriteRecord, type ChainWriterService } from './service';
@@ -35,6 +36,10 @@ export interface ChainWriterLoopDeps {
 export interface ChainWriterLoop {
   /** Whether this process currently holds the writer lease. */
   readonly leading: boolean;
+  /** Write kinds whose call target on chain differs from the builder's (their pending rows wait), with each difference; set when leading. */
+  readonly refusedTargets: ReadonlyMap<string, readonly string[]>;
+  /** The targets were read from the node this lease (or there is nothing to check). */
+  readonly targetsChecked: boolean;
   stop(): Promise<void>;
 }
 
@@ -55,6 +60,30 @@ export function startChainWriterLoop(deps: ChainWriterLoopDeps, opts: ChainWrite
   const resends = new Counter({ name: 'chain_write_resends_total', help: 'Signed transactions sent again after a lost answer and an unknown digest', registers });
   const stopping = new AbortController();
   let leading = false;
+  let targetsChecked = false;
+  const refused = new Map<string, string[]>();
+
+  /**
+   * Compares each registered call target with the package on the node. A kind whose function is
+   * missing or takes other parameters is not run: its pending rows wait (rows already submitted
+   * are still resolved by digest), and the log names each difference.
+   */
+  async function checkTargets(signal: AbortSignal): Promise<void> {
+    refused.clear();
+    const read = deps.service.readModules;
+    const targets = deps.service.targets().filter((t) => t.packageId);
+    for (const target of read ? targets : []) {
+      const modules = await read!(target.packageId!, moduleQuery([], [target.call]), signal);
+      const differences = functionDifferences(modules, target.call);
+      if (differences.length === 0) continue;
+      refused.set(target.kind, differences);
+      logger.error(
+        { kind: target.kind, packageId: target.packageId, differences },
+        `chain writer: ${target.kind} not run: package ${target.packageId} differs from the call the writer builds: ${differences.join('; ')}`,
+      );
+    }
+    targetsChecked = true;
+  }
 
   /** Resolves after `ms`, or at once when work is enqueued in this process or the loop stops. */
   function idle(ms: number): Promise<void> {
@@ -139,7 +168,10 @@ export function startChainWriterLoop(deps: ChainWriterLoopDeps, opts: ChainWrite
 
   /** Handles the oldest unfinished row; false when there is none. */
   async function step(signal: AbortSignal): Promise<boolean> {
-    const row = await prisma.chainWrite.findFirst({ where: { status: { in: ['pending', 'submitted'] } }, orderBy: { id: 'asc' } });
+    const row = await prisma.chainWrite.findFirst({
+      where: { OR: [{ status: 'submitted' }, { status: 'pending', kind: { notIn: [...refused.keys()] } }] },
+      orderBy: { id: 'asc' },
+    });
     if (!row) return false;
     const record = toRecord(row);
     if (record.status === 'submitted') await resolveSubmitted(record, row, signal);
@@ -150,6 +182,18 @@ export function startChainWriterLoop(deps: ChainWriterLoopDeps, opts: ChainWrite
   async function lead(leaseSignal: AbortSignal): Promise<void> {
     const signal = AbortSignal.any([stopping.signal, leaseSignal]);
     let retryMs = baseRetryMs;
+    targetsChecked = false;
+    while (!signal.aborted && !targetsChecked) {
+      try {
+        await checkTargets(signal);
+      } catch (err) {
+        if (signal.aborted) return;
+        logger.warn({ err: errorText(err), retryInMs: retryMs }, 'chain writer: could not read the call targets from the node; trying again');
+        await sleep(retryMs, undefined, { signal }).catch(() => undefined);
+        retryMs = Math.min(retryMs * 2, 30_000);
+      }
+    }
+    retryMs = baseRetryMs;
     while (!signal.aborted) {
       try {
         if (!(await step(signal))) await idle(pollMs);
@@ -186,6 +230,12 @@ export function startChainWriterLoop(deps: ChainWriterLoopDeps, opts: ChainWrite
   return {
     get leading() {
       return leading;
+    },
+    get refusedTargets() {
+      return refused;
+    },
+    get targetsChecked() {
+      return targetsChecked;
     },
     async stop() {
       stopping.abort(new Error('chain writer stopping'));

@@ -19,6 +19,8 @@ import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import { AppError } from '../../errors';
 import type { SuiWriter, Transaction } from '../../providers/sui-writer';
+import type { ReadNormalizedModules } from '../../chain-events/contract-check';
+import type { FunctionContract } from '../../chain-events/contract';
 
 export type ChainWriteStatus = 'pending' | 'submitted' | 'success' | 'failure';
 export type JsonPayload = Record<string, unknown>;
@@ -51,6 +53,16 @@ export interface BuildContext {
 /** Adds a write's commands to the transaction. Throw ChainWriteRejectedError for a payload that can never be built. */
 export type ChainWriteBuilder = (tx: Transaction, payload: JsonPayload, ctx: BuildContext) => void | Promise<void>;
 
+/** The Move function a kind's builder calls, checked against the node before the writer runs that kind. */
+export interface ChainWriteTarget {
+  call: FunctionContract;
+  /** Package holding the module; undefined when not configured (nothing to check, nothing to call). */
+  packageId: string | undefined;
+}
+
+/** `package::module::function` of a call target. */
+export const moveCallTarget = (packageId: string, call: Pick<FunctionContract, 'module' | 'name'>) => `${packageId}::${call.module}::${call.name}`;
+
 export interface EnqueueRequest {
   kind: string;
   /** Idempotency key, unique across all writes (e.g. `giveaway.settle:<objectId>`). */
@@ -61,8 +73,12 @@ export interface EnqueueRequest {
 export interface ChainWriterService {
   /** A backend wallet key and a chain endpoint are configured (else enqueue refuses with SERVICE_UNAVAILABLE). */
   readonly configured: boolean;
-  register(kind: string, builder: ChainWriteBuilder): void;
+  register(kind: string, builder: ChainWriteBuilder, target?: ChainWriteTarget): void;
   builderOf(kind: string): ChainWriteBuilder | undefined;
+  /** Each registered kind's call target, for the writer's contract check. */
+  targets(): Array<{ kind: string } & ChainWriteTarget>;
+  /** Reads a package's normalized modules from the node (null: targets are not checked). */
+  readonly readModules: ReadNormalizedModules | null;
   enqueue(request: EnqueueRequest): Promise<ChainWriteRecord>;
   get(id: string): Promise<ChainWriteRecord | null>;
   getByKey(key: string): Promise<ChainWriteRecord | null>;
@@ -113,6 +129,7 @@ export interface ChainWriterDeps {
   db: Db;
   writer: SuiWriter | null;
   packageId: string;
+  readModules?: ReadNormalizedModules | null;
   /** First re-read delay of awaitOutcome (default 100 ms, then backing off). */
   awaitPollMs?: number;
 }
@@ -121,6 +138,7 @@ const DEFAULT_AWAIT_TIMEOUT_MS = 60_000;
 
 export function createChainWriterService(deps: ChainWriterDeps): ChainWriterService {
   const builders = new Map<string, ChainWriteBuilder>();
+  const targets = new Map<string, ChainWriteTarget>();
   const wake = new EventTarget();
   const pollMs = deps.awaitPollMs ?? 100;
   const prisma = deps.db.prisma;
@@ -135,11 +153,14 @@ export function createChainWriterService(deps: ChainWriterDeps): ChainWriterServ
     writer: deps.writer,
     packageId: deps.packageId,
     wake,
-    register(kind, builder) {
+    readModules: deps.readModules ?? null,
+    register(kind, builder, target) {
       if (builders.has(kind)) throw new Error(`chain write kind "${kind}" is already registered`);
       builders.set(kind, builder);
+      if (target) targets.set(kind, target);
     },
     builderOf: (kind) => builders.get(kind),
+    targets: () => [...targets].map(([kind, target]) => ({ kind, ...target })),
     async enqueue({ kind, key, payload }) {
       if (!builders.has(kind)) throw new Error(`chain write kind "${kind}" has no builder`);
       if (!deps.writer) throw new AppError('SERVICE_UNAVAILABLE', 'chain writes are not configured (CHAIN.BACKEND_WALLET_PRIVATE_KEY, CHAIN.SUI_URL)');

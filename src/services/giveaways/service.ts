@@ -4,7 +4,8 @@
 import { isValidSuiObjectId } from '@mysten/sui/utils';
 import { objectInput } from '../../providers/sui-write-inputs';
 import type { Db } from '../../db/client';
-import { ChainWriteRejectedError, ChainWriteTimeoutError, type ChainWriterService, type ChainWriteRecord } from '../chain-writer';
+import { CALL_TARGETS } from '../../chain-events/contract';
+import { ChainWriteRejectedError, ChainWriteTimeoutError, moveCallTarget, type ChainWriterService, type ChainWriteRecord } from '../chain-writer';
 
 export const GIVEAWAY_SETTLE_KIND = 'giveaway.settle';
 export const giveawaySettleKey = (giveawayId: string) => `${GIVEAWAY_SETTLE_KIND}:${giveawayId}`;
@@ -32,13 +33,18 @@ export interface GiveawayServiceDeps {
   batchTimeoutMs?: number;
 }
 
-/** `{package}::giveaway::settle(giveaway: &mut Giveaway, clock: &Clock)`: the spec names no function, so this is our documented target. */
+/** `{package}::giveaway::settle(giveaway: &mut Giveaway, clock: &Clock)`: the spec names no function, so this is our documented target (src/chain-events/contract.ts). */
 export function registerGiveawaySettle(chainWriter: ChainWriterService): void {
-  chainWriter.register(GIVEAWAY_SETTLE_KIND, (tx, payload, { packageId }) => {
-    const id = payload.giveawayId;
-    if (typeof id !== 'string' || !isValidSuiObjectId(id)) throw new ChainWriteRejectedError(`giveaway.settle: invalid giveawayId ${JSON.stringify(id)}`);
-    tx.moveCall({ target: `${packageId}::giveaway::settle`, arguments: [tx.object(objectInput(id, true)), tx.object.clock()] });
-  });
+  const call = CALL_TARGETS[GIVEAWAY_SETTLE_KIND];
+  chainWriter.register(
+    GIVEAWAY_SETTLE_KIND,
+    (tx, payload, { packageId }) => {
+      const id = payload.giveawayId;
+      if (typeof id !== 'string' || !isValidSuiObjectId(id)) throw new ChainWriteRejectedError(`giveaway.settle: invalid giveawayId ${JSON.stringify(id)}`);
+      tx.moveCall({ target: moveCallTarget(packageId, call), arguments: [tx.object(objectInput(id, true)), tx.object.clock()] });
+    },
+    { call, packageId: chainWriter.packageId },
+  );
 }
 
 export function createGiveawayService(deps: GiveawayServiceDeps): GiveawayService {

@@ -8,7 +8,7 @@ export const nameserviceDomain = defineDomain({
   settings: ['chain'],
   needs: [chainWriterDomain],
   create: ({ config, db }, { chainWriter }) => {
-    registerSubnameIssuance(chainWriter);
+    registerSubnameIssuance(chainWriter, config.chain.nameservice.subdomainsPackageId);
     /** Name-service sub-names (one per eligible player, issued through the chain writer). */
     return { nameservice: createNameserviceService({ db, chainWriter, config: config.chain.nameservice }) };
   },
