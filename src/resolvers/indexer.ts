@@ -26,6 +26,8 @@ class IndexerKindStatus implements IndexerKindView {
   @Field(() => GraphQLISODateTime, { nullable: true }) updatedAt!: Date | null;
   @Field(() => Boolean, { nullable: true, description: 'Following the tip (from the leader; null without one)' }) caughtUp!: boolean | null;
   @Field(() => String, { nullable: true, description: 'Chain tip checkpoint minus lastCheckpoint, where the chain reports its tip' }) checkpointsBehind!: string | null;
+  @Field(() => [String], { description: "How the package on the node differs from the fields this kind's decoder reads; the kind is not followed while any is listed (from the leader; empty without one)" })
+  contractDifferences!: string[];
 }
 
 @ObjectType({ description: 'Indexer mode, leader, lag and per-kind positions' })

@@ -52,7 +52,7 @@ describe('indexerStatus over GraphQL and indexer series in /metrics (api + index
     expect(s.kinds.map((k) => k.kind).sort()).toEqual(KIND_LIST.map((k) => k.key).sort());
     for (const k of s.kinds) {
       const last = chain.eventsOfType(eventTypeOf(KIND_LIST.find((x) => x.key === k.kind)!, chain.packageId)).at(-1)!;
-      expect(k).toMatchObject({ transport: 'graphql', lastTxDigest: last.txDigest, lastEventSeq: last.eventIndex, lastCheckpoint: String(last.checkpoint), caughtUp: true });
+      expect(k).toMatchObject({ transport: 'graphql', lastTxDigest: last.txDigest, lastEventSeq: last.eventIndex, lastCheckpoint: String(last.checkpoint), caughtUp: true, contractDifferences: [] });
       expect(new Date(k.lastEventAt!).getTime()).toBe(last.timestampMs);
       expect(k.lagSeconds!).toBeGreaterThan(0);
       expect(k.cursor).toBeTruthy();

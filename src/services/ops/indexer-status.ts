@@ -24,6 +24,11 @@ export interface IndexerKindView {
   caughtUp: boolean | null;
   /** From the leader: tip checkpoint minus lastCheckpoint, where the chain reports its tip. */
   checkpointsBehind: string | null;
+  /**
+   * From the leader: how the package on the node differs from what this kind's decoder reads
+   * (src/chain-events/contract.ts); the kind is not followed while any is listed. Empty without a leader.
+   */
+  contractDifferences: string[];
 }
 
 export interface IndexerStatusView {
@@ -108,6 +113,7 @@ export function createIndexerStatusService(deps: { db: Pick<Db, 'query'>; store:
             updatedAt: toDate(r.updated_at),
             caughtUp: live ? live.caughtUp : null,
             checkpointsBehind: live?.checkpointsBehind ?? null,
+            contractDifferences: live?.contractDifferences ?? [],
           };
         }),
       };
