@@ -1,19 +1,19 @@
-// Fails when a generated file is stale: schema/schema.graphql, the codegen client, the Prisma client, README.md's settings table.
+// Fails when a generated file is stale: schema/schema.graphql, the codegen client, the Prisma client, the settings table of docs/settings.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import 'reflect-metadata';
 import { renderSchema } from './schema-sdl';
-import { withSettingsTable } from './settings-table';
+import { SETTINGS_PAGE, withSettingsTable } from './settings-table';
 
 const stale: string[] = [];
 
 const sdl = await renderSchema();
 if (readFileSync('schema/schema.graphql', 'utf8') !== sdl) stale.push('schema/schema.graphql (run `npm run schema:emit`)');
 
-const readme = readFileSync('README.md', 'utf8');
-if (withSettingsTable(readme) !== readme) stale.push('the settings table of README.md (run `npm run settings:docs`)');
+const settingsPage = readFileSync(SETTINGS_PAGE, 'utf8');
+if (withSettingsTable(settingsPage) !== settingsPage) stale.push(`the settings table of ${SETTINGS_PAGE} (run \`npm run settings:docs\`)`);
 
 // codegen reads the checked-in schema; compare its output with the checked-in client
 const dir = mkdtempSync(join(tmpdir(), 'codegen-'));

@@ -1,6 +1,6 @@
-// Writes the settings table of README.md from the declarations in src/config/settings.ts.
+// Writes the settings table of docs/settings.md from the declarations in src/config/settings.ts.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { withSettingsTable } from './settings-table';
+import { SETTINGS_PAGE, withSettingsTable } from './settings-table';
 
-writeFileSync('README.md', withSettingsTable(readFileSync('README.md', 'utf8')));
-process.stdout.write('wrote the settings table of README.md\n');
+writeFileSync(SETTINGS_PAGE, withSettingsTable(readFileSync(SETTINGS_PAGE, 'utf8')));
+process.stdout.write(`wrote the settings table of ${SETTINGS_PAGE}\n`);

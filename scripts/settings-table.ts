@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { SETTINGS, type SettingDef } from '../src/config/settings';
 
-/** The README's settings table lives between these two lines, written by `npm run settings:docs`. */
+/** The page holding the settings table, linked from the README. */
+export const SETTINGS_PAGE = 'docs/settings.md';
+
+/** The settings table lives between these two lines of SETTINGS_PAGE, written by `npm run settings:docs`. */
 export const TABLE_START = '<!-- settings:start (generated from src/config/settings.ts by `npm run settings:docs`; do not edit) -->';
 export const TABLE_END = '<!-- settings:end -->';
 
@@ -27,10 +30,10 @@ export function renderSettingsTable(): string {
   return ['| Setting | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
-/** `readme` with the text between the markers replaced by the current table. */
-export function withSettingsTable(readme: string): string {
-  const start = readme.indexOf(TABLE_START);
-  const end = readme.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the settings table markers (${TABLE_START} … ${TABLE_END})`);
-  return `${readme.slice(0, start + TABLE_START.length)}\n${renderSettingsTable()}\n${readme.slice(end)}`;
+/** `page` with the text between the markers replaced by the current table. */
+export function withSettingsTable(page: string): string {
+  const start = page.indexOf(TABLE_START);
+  const end = page.indexOf(TABLE_END);
+  if (start < 0 || end < start) throw new Error(`${SETTINGS_PAGE} lacks the settings table markers (${TABLE_START} … ${TABLE_END})`);
+  return `${page.slice(0, start + TABLE_START.length)}\n${renderSettingsTable()}\n${page.slice(end)}`;
 }

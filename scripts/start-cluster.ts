@@ -4,7 +4,7 @@
 // blog, all sharing DATABASE_URL and SHARED_STORE_URL. Every process is supervised (restarted with
 // back-off, src/runtime/supervisor.ts); their output is one stream, each line prefixed with the
 // process name. SIGINT/SIGTERM stops the replicas gracefully (unready, drain, 1012), then the edge.
-// README, "Running several replicas" maps these processes onto several machines.
+// docs/operations.md, "Running several replicas" maps these processes onto several machines.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

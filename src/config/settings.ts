@@ -6,7 +6,7 @@ import { isPgBouncerUrl } from './database-url';
 
 /**
  * Every setting the backend, the CMS and the blog read, declared once: its name (the spec's,
- * `GENERAL.PORT`), its schema (type, checks, default), its description (the README table is
+ * `GENERAL.PORT`), its schema (type, checks, default), its description (the docs/settings.md table is
  * generated from these: `npm run settings:docs`) and, when it has no default, what being unset
  * means. The shell-friendly form (`GENERAL_PORT`) is the name with dots replaced by underscores;
  * `aliases` are conventional names accepted too (the setting's own name wins). `secret` values
@@ -15,7 +15,7 @@ import { isPgBouncerUrl } from './database-url';
 export interface SettingDef<S extends z.ZodType = z.ZodType> {
   schema: S;
   description: string;
-  /** What an unset optional setting means, for the README's default column. */
+  /** What an unset optional setting means, for the default column of docs/settings.md. */
   unset?: string;
   secret?: true;
   aliases?: readonly string[];

@@ -48,7 +48,7 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
     stopping = { reason, code, at: Date.now() };
     const boundMs = shutdownBoundMs(config);
     logger.info({ reason, boundMs }, 'shutting down');
-    // The documented bound (README, Shutdown): whatever still hangs then does not keep the process alive.
+    // The documented bound (docs/operations.md, Shutdown): whatever still hangs then does not keep the process alive.
     setTimeout(() => {
       logger.error({ boundMs }, 'shutdown did not finish within its bound: exiting now');
       process.exit(code);

@@ -7,7 +7,7 @@ export const HTTP_CLOSE_SLACK_MS = 500;
 const AFTER_HTTP_CLOSE_MS = 7000;
 
 /**
- * The longest a clean shutdown may take from SIGTERM to exit (README, Shutdown): unready delay,
+ * The longest a clean shutdown may take from SIGTERM to exit (docs/operations.md, Shutdown): unready delay,
  * request timeout, flush slack, then the rest. src/runtime/process.ts exits at this bound whatever is left.
  */
 export function shutdownBoundMs(config: { http: Pick<Config['http'], 'drainDelayMs' | 'requestTimeoutMs'> }): number {
