@@ -97,6 +97,8 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       maxAliases: s['GRAPHQL.MAX_ALIASES'],
       maxCost: s['GRAPHQL.MAX_COST'],
       introspection: s['GRAPHQL.INTROSPECTION'] ?? (!production && s.NETWORK !== 'mainnet'),
+      /** GraphiQL on GET /graphql from a browser, served from the installed package (src/graphql/ide); production keeps Apollo's page. */
+      ide: !production,
     },
     quests: { claimRateLimit: { max: s['QUESTS.CLAIM_RATE_LIMIT_MAX'], windowMs: s['QUESTS.CLAIM_RATE_LIMIT_WINDOW_MS'] } },
     /** Per-wallet chat limits (CHAT.*), shared across replicas. */

@@ -17,7 +17,12 @@ import type { GraphqlPolicy } from './policy';
  * with the policy's, checks the operation once it is known and formats errors with the one
  * formatter. Introspection is blocked by the policy's rules (so Apollo's own switch stays on).
  */
-export function createApollo(policy: GraphqlPolicy, caching: { cache: KeyValueCache; generations: () => string }): ApolloServer<GraphqlContext> {
+export function createApollo(
+  policy: GraphqlPolicy,
+  caching: { cache: KeyValueCache; generations: () => string },
+  /** Replaces Apollo's default landing page (its CDN sandbox, or its production page). */
+  landingPage?: ApolloServerPlugin,
+): ApolloServer<GraphqlContext> {
   return new ApolloServer<GraphqlContext>({
     // Execution through compiled plans (./executor.ts); Apollo keeps parsing, validation and plugins.
     gateway: jitGateway(policy.schema, policy.executor),
@@ -27,7 +32,7 @@ export function createApollo(policy: GraphqlPolicy, caching: { cache: KeyValueCa
     includeStacktraceInErrorResponses: false,
     formatError: policy.formatError,
     // The policy plugin first: a cached response is only served to an operation the policy accepts.
-    plugins: [policyPlugin(policy), ...responseCachePlugins(policy.schema, caching)],
+    plugins: [policyPlugin(policy), ...responseCachePlugins(policy.schema, caching), ...(landingPage ? [landingPage] : [])],
     // Persisted queries and cached responses live in the shared store (every replica sees them).
     cache: caching.cache,
     persistedQueries: persistedQueries(policy, caching.cache),

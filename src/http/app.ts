@@ -9,6 +9,7 @@ import type { Bus, SharedStore } from '../store';
 import { createSharedKeyValueCache, type SharedKeyValueCache } from '../store/keyv-cache';
 import { createApollo, graphqlHttpHandler } from '../graphql/apollo';
 import { createGraphqlPolicy } from '../graphql/policy';
+import { graphiqlLandingPage, registerIdeAssets } from '../graphql/ide';
 import { requestSignal, type GraphqlContext } from '../graphql/context';
 import { createGraphqlWsGateway, registerGraphqlWs } from '../gateway/graphql-ws';
 import type { ConnectionCaps } from '../gateway/caps';
@@ -67,7 +68,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: answerFrameworkError,
   });
-  await registerSecurity(app, config.http);
+  await registerSecurity(app, { ...config.http, graphqlIde: config.graphql.ide });
   registerErrorHandling(app);
   registerMetrics(app, deps.metrics);
   registerDrain(app);
@@ -86,7 +87,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
 
   const policy = createGraphqlPolicy({ schema: deps.schema, limits: config.graphql, introspection: config.graphql.introspection, metrics: deps.metrics, logger: deps.logger, services });
   const responseCache = deps.responseCache ?? createSharedKeyValueCache({ cacheStore: 'memory', logger: deps.logger });
-  const apollo = createApollo(policy, { cache: responseCache.cache, generations: services.readCache.generations });
+  const apollo = createApollo(policy, { cache: responseCache.cache, generations: services.readCache.generations }, config.graphql.ide ? graphiqlLandingPage() : undefined);
   await apollo.start();
   app.addHook('onClose', async () => apollo.stop());
   registerEtags(app);
@@ -97,6 +98,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const gatewayMetrics = createGatewayMetrics(deps.metrics.registry);
   const gateway = createGraphqlWsGateway({ policy, readCaller, store: deps.store, logger: deps.logger, caps, presence: services.presence, metrics: gatewayMetrics });
   registerGraphqlWs(app, gateway, handler);
+  if (config.graphql.ide) registerIdeAssets(app);
   await registerSocketIo(app, { services, readCaller, store: deps.store, bus: deps.bus, caps, logger: deps.logger, http: config.http, redis: deps.socketIoRedis, metrics: gatewayMetrics });
 
   await registerOpenApi(app, { version: services.system.info().version });

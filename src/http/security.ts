@@ -15,7 +15,7 @@ const APOLLO_CDN = [
 ];
 
 /**
- * Apollo's landing page (GET /graphql from a browser) loads its app from Apollo's CDN and
+ * Apollo's landing page (GET /graphql from a browser in production) loads its app from Apollo's CDN and
  * tightens scripts and styles further with a nonce in its own `<meta>` policy; this header
  * policy allows what that page needs and nothing else.
  */
@@ -27,6 +27,23 @@ export const APOLLO_LANDING_PAGE_CSP: CspDirectives = {
   'img-src': [APOLLO_CDN[0]!],
   'manifest-src': [APOLLO_CDN[0]!],
   'frame-src': ['https://explorer.embed.apollographql.com', 'https://sandbox.embed.apollographql.com'],
+  'connect-src': ["'self'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'none'"],
+  'frame-ancestors': ["'none'"],
+};
+
+/**
+ * GraphiQL (development, src/graphql/ide): its script and stylesheet come from this server; its
+ * stylesheet embeds its fonts and images as data URLs; it talks to this server over HTTP and
+ * graphql-ws ('self' covers ws: and wss: to the same host).
+ */
+export const GRAPHIQL_CSP: CspDirectives = {
+  'default-src': ["'none'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'"],
+  'font-src': ['data:'],
+  'img-src': ['data:'],
   'connect-src': ["'self'"],
   'base-uri': ["'none'"],
   'form-action': ["'none'"],
@@ -82,11 +99,12 @@ export function setApiSecurityHeaders(request: FastifyRequest, reply: FastifyRep
  * any other hook, so responses ended early (admission 429, body limit 413, timeout 503) carry
  * them too, and preflights are answered before admission charges anything.
  */
-export async function registerSecurity(app: FastifyInstance, http: Pick<Config['http'], 'corsOrigins'>): Promise<void> {
+export async function registerSecurity(app: FastifyInstance, http: Pick<Config['http'], 'corsOrigins'> & { graphqlIde: boolean }): Promise<void> {
+  const graphqlPage = htmlPagePolicy(http.graphqlIde ? GRAPHIQL_CSP : APOLLO_LANDING_PAGE_CSP);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const own = route.config?.securityHeaders;
-    if (route.url === '/graphql' && methods.includes('GET') && own === undefined) route.config = { ...route.config, securityHeaders: htmlPagePolicy(APOLLO_LANDING_PAGE_CSP) };
+    if (route.url === '/graphql' && methods.includes('GET') && own === undefined) route.config = { ...route.config, securityHeaders: graphqlPage };
     // The proxied blog (./blog-proxy.ts) sends its own policy and headers; the API's JSON CSP would break its pages.
     if (isBlogPath(route.url)) route.config = { ...route.config, securityHeaders: false };
   });
