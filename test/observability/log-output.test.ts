@@ -66,7 +66,7 @@ describe('log output of the spawned process', () => {
   it('on a terminal: one readable coloured line per event, no JSON, and the ready banner with every address', async () => {
     const blogPort = await freePort();
     const dataDir = tempDir();
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'test',
       TERM: 'xterm-256color',
