@@ -6,3 +6,4 @@ command -v xmllint >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y
 python3 -c 'import feedparser' >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq python3-feedparser; }
 command -v haproxy >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq haproxy; }
 command -v pgbouncer >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq pgbouncer; }
+command -v script >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq bsdutils; }

@@ -120,4 +120,6 @@ async function warmUp(): Promise<void> {
   if (stopping) return
   await fetch(`${base}/posts/warm-up/`).then((r) => r.arrayBuffer(), () => undefined)
   console.log(`blog: ready on port ${port} (${Math.round((Date.now() - started) / 100) / 10} s after start)`)
+  // The platform prints its ready banner (all URLs) only once the blog answers too.
+  process.send?.({ type: 'blog-answering' })
 }

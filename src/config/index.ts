@@ -80,6 +80,7 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
     nodeEnv: s.NODE_ENV,
     network: s.NETWORK,
     logLevel: s.LOG_LEVEL,
+    logFormat: s.LOG_FORMAT,
     dataDir: s.DATA_DIR,
     http: {
       port: s['GENERAL.PORT'],

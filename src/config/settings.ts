@@ -41,6 +41,7 @@ export const SETTINGS = {
   NODE_ENV: setting(oneOf(['development', 'production', 'test']).default('development'), '`development`, `production` or `test`; selects env files. Production requires `JWT_SECRET` and `PAYLOAD_SECRET` and turns introspection off.'),
   NETWORK: setting(oneOf(NETWORKS).default('testnet'), '`mainnet`, `testnet`, `devnet` or `localnet`; selects env files. `mainnet` makes the public surfaces indexable (anything else blocks robots), turns introspection off and requires the settings listed above.'),
   LOG_LEVEL: setting(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), 'pino level (`fatal` … `trace`, `silent`).'),
+  LOG_FORMAT: setting(oneOf(['json', 'pretty']).optional(), '`json` (one JSON object a line) or `pretty` (one readable line an event, colours on a terminal).', { unset: '`pretty` on a terminal, else `json`' }),
   DATA_DIR: setting(text().default('./.data'), 'Embedded databases (PGlite in `pglite/`, the blog\'s SQLite `blog.db`, media) and generated development secrets.'),
 
   'GENERAL.PORT': setting(port().default(3000), 'API listener port.'),

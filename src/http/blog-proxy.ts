@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import proxy from '@fastify/http-proxy';
 import { AppError, errorBody } from '../errors';
 
@@ -20,11 +20,15 @@ export async function registerBlogProxy(app: FastifyInstance, upstream: string):
 }
 
 async function registerPrefix(scope: FastifyInstance, upstream: string, prefix: string, charged: boolean): Promise<void> {
+  scope.setChildLoggerFactory((logger, bindings, options) => withoutProxyErrorLine(logger.child(bindings, options)));
   await scope.register(proxy, {
     upstream,
     prefix,
     rewritePrefix: prefix,
     websocket: false,
+    // Its "fetching from remote server" / "response received" lines at info for every asset:
+    // each proxied request already has its debug "request completed" line (metrics.ts).
+    disableRequestLogging: true,
     // The blog's own credentials (Payload's `JWT …`, the revalidation bearer secret) pass through unread.
     config: charged ? { skipAuth: true } : { rateLimit: false, skipAuth: true },
     replyOptions: {
@@ -49,11 +53,34 @@ function forwardedHeaders(request: ProxiedRequest, headers: IncomingHttpHeaders)
   };
 }
 
+/** reply-from's own warning for a failed upstream request (with the error's stack): blogUnavailable says it in one line. */
+const PROXY_ERROR_LINE = 'response errored';
+
+/**
+ * The proxied requests' logger without reply-from's "response errored" warning. A blog still
+ * building or restarting is expected: one short warning a request (blogUnavailable), no stack.
+ */
+function withoutProxyErrorLine(logger: FastifyBaseLogger): FastifyBaseLogger {
+  const quiet: FastifyBaseLogger = Object.create(logger);
+  quiet.warn = function warn(this: FastifyBaseLogger, ...args: unknown[]) {
+    if (args[1] === PROXY_ERROR_LINE) return;
+    (logger.warn as (...a: unknown[]) => void).apply(logger, args);
+  };
+  return quiet;
+}
+
+/** The innermost message of an error and its causes: `connect ECONNREFUSED 127.0.0.1:3001`. */
+function rootCause(error: unknown): string {
+  let current = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  return current instanceof Error ? current.message : String(current);
+}
+
 function blogUnavailable(reply: ProxiedReply, error: unknown): void {
   const err = new AppError('SERVICE_UNAVAILABLE', 'The blog is not available right now (starting, building or restarting); try again shortly', {
     retryAfterSeconds: RETRY_AFTER_SECONDS,
   });
-  reply.request.log.warn({ err: error, url: reply.request.url }, 'blog proxy: upstream unavailable');
+  reply.request.log.warn({ url: reply.request.url, cause: rootCause(error) }, 'blog proxy: upstream unavailable');
   if (reply.sent || reply.raw.headersSent) return;
   reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).header('x-content-type-options', 'nosniff').header('content-type', 'application/json; charset=utf-8').send(errorBody(err, reply.request.id));
 }

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -20,11 +21,32 @@ const REDACT_PATHS = [
   '*.secret',
 ];
 
+/** `json`: one pino JSON object a line (collectors); `pretty`: one readable line an event (people). */
+export type LogFormat = 'json' | 'pretty';
+
+/** LOG_FORMAT when set; otherwise readable on a terminal and JSON anywhere else (pipes, files, collectors). */
+export function chooseLogFormat(setting: LogFormat | undefined, stdoutIsTTY: boolean): LogFormat {
+  return setting ?? (stdoutIsTTY ? 'pretty' : 'json');
+}
+
+export interface LoggerOptionsIn {
+  level: string;
+  secretValues?: string[];
+  /** Default: standard output. */
+  destination?: DestinationStream;
+  name?: string;
+  /** Default `json`. */
+  format?: LogFormat;
+  /** `pretty` only: ANSI colours (the caller knows whether its terminal has them). */
+  colorize?: boolean;
+}
+
 /**
- * pino JSON logger. Besides path-based redaction, every configured secret value is
- * scrubbed from messages and fields, so a secret echoed inside an error text is not leaked.
+ * pino logger, JSON or readable. Besides path-based redaction, every configured secret value is
+ * scrubbed from messages and fields, so a secret echoed inside an error text is not leaked; the
+ * readable form is rendered from the same (already redacted) JSON.
  */
-export function createLogger(opts: { level: string; secretValues?: string[]; destination?: DestinationStream; name?: string }): Logger {
+export function createLogger(opts: LoggerOptionsIn): Logger {
   const secrets = (opts.secretValues ?? []).filter((s) => s.length >= 4);
   const scrub = secrets.length ? (s: string) => secrets.reduce((acc, secret) => acc.split(secret).join(REDACTED), s) : null;
   const options: LoggerOptions = {
@@ -41,10 +63,19 @@ export function createLogger(opts: { level: string; secretValues?: string[]; des
       },
     };
   }
-  return pino(
-    options,
-    opts.destination,
-  );
+  return pino(options, opts.format === 'pretty' ? prettyStream(opts) : opts.destination);
+}
+
+function prettyStream(opts: LoggerOptionsIn): DestinationStream {
+  return pretty({
+    // Synchronous like pino's own stdout destination: nothing is lost when the process exits at once.
+    sync: true,
+    destination: opts.destination ?? 1,
+    colorize: opts.colorize ?? false,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+  });
 }
 
 function scrubDeep(value: unknown, scrub: (s: string) => string, depth = 0): unknown {

@@ -28,6 +28,8 @@ export interface BlogRoleOptions {
   onGiveUp: (err: Error) => void;
   /** The blog process has applied the blog database's migrations (blog-serve says so over IPC). */
   onMigrated?: () => void;
+  /** The blog answers requests (blog-serve has fetched a page from its Next server). */
+  onAnswering?: () => void;
   /** Tests: another command or a faster policy. */
   command?: SupervisedCommand;
   policy?: Partial<SupervisionPolicy>;
@@ -49,7 +51,9 @@ export function startBlogRole(opts: BlogRoleOptions): Supervisor {
     policy: opts.policy,
     onGiveUp: opts.onGiveUp,
     onMessage: (message) => {
-      if ((message as { type?: unknown } | null)?.type === 'blog-migrated') opts.onMigrated?.();
+      const type = (message as { type?: unknown } | null)?.type;
+      if (type === 'blog-migrated') opts.onMigrated?.();
+      if (type === 'blog-answering') opts.onAnswering?.();
     },
     onStatus: (status) => {
       up.set(status.state === 'running' ? 1 : 0);

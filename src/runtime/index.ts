@@ -68,6 +68,8 @@ export interface Runtime {
   url: string | null;
   /** The supervised blog process (blog role). */
   blog: Supervisor | null;
+  /** Resolves when the supervised blog process first answers (blog role); null without it. */
+  blogAnswering: Promise<void> | null;
   /** Human-readable addresses for the start-up banner. */
   urls: string[];
   /** Stops everything in SHUTDOWN_PHASES order; safe to call more than once. */
@@ -84,7 +86,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   const logger = overrides.logger ?? createLogger({ level: config.logLevel, secretValues: config.secretValues });
   const metrics = overrides.metrics ?? createMetrics();
   const shutdown = createShutdown(logger);
-  const runtime: Runtime = { config, logger, metrics, roles, core: null, app: null, url: null, blog: null, urls: [], close: () => shutdown.run() };
+  const runtime: Runtime = { config, logger, metrics, roles, core: null, app: null, url: null, blog: null, blogAnswering: null, urls: [], close: () => shutdown.run() };
   try {
     const blogMigrated = roles.has('blog') ? startBlog(runtime, shutdown, overrides) : null;
     if (roles.has('api') || roles.has('indexer') || roles.has('jobs')) await startCore(runtime, shutdown, overrides, blogMigrated);
@@ -100,6 +102,8 @@ function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverr
   const { config, logger, roles } = runtime;
   let migrated!: () => void;
   const blogMigrated = new Promise<void>((resolve) => (migrated = resolve));
+  let answering!: () => void;
+  runtime.blogAnswering = new Promise<void>((resolve) => (answering = resolve));
   runtime.blog = startBlogRole({
     config,
     logger,
@@ -113,10 +117,11 @@ function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverr
       process.send?.({ type: 'blog-migrated' });
       migrated();
     },
+    onAnswering: () => answering(),
   });
   const blog = runtime.blog;
   shutdown.add('blog', 'blog process', () => blog.stop());
-  if (!roles.has('api')) runtime.urls.push(`blog:    http://localhost:${config.blog.port}/blog/  (admin: /blog/admin/)`);
+  if (!roles.has('api')) runtime.urls.push(`blog:      http://localhost:${config.blog.port}/blog/`, `admin:     http://localhost:${config.blog.port}/blog/admin/`);
   return blogMigrated;
 }
 
@@ -182,11 +187,14 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
           services.readiness.startingUntil(services.blog.warm());
         });
     }
+    const origin = `http://localhost:${port}`;
     runtime.urls.unshift(
-      `api:     http://localhost:${port}/api/health`,
-      `graphql: http://localhost:${port}/graphql  (ws: ws://localhost:${port}/graphql)`,
-      `metrics: http://localhost:${port}/metrics`,
-      ...(blogUpstream ? [`blog:    http://localhost:${port}/blog/  (admin: /blog/admin/; proxied to ${blogUpstream})`] : []),
+      `api:       ${origin}/api/health`,
+      `graphql:   ${origin}/graphql  (IDE: open it in a browser; subscriptions: ws://localhost:${port}/graphql)`,
+      `api docs:  ${origin}/api/docs`,
+      `socket.io: ${origin}/socket.io/`,
+      ...(blogUpstream ? [`blog:      ${origin}/blog/  (proxied to ${blogUpstream})`, `admin:     ${origin}/blog/admin/`] : []),
+      `metrics:   ${origin}/metrics`,
     );
   }
   if (!roles.has('api') && config.http.healthPort !== undefined) {
@@ -197,7 +205,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
       health.closeAllConnections();
       await closed;
     });
-    runtime.urls.push(`health:  http://localhost:${(health.address() as { port: number }).port}/api/health/ready`);
+    runtime.urls.push(`health:    http://localhost:${(health.address() as { port: number }).port}/api/health/ready`);
   }
   if (roles.has('indexer')) {
     const stops: Array<() => Promise<void>> = [];

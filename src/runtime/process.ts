@@ -1,8 +1,9 @@
 import { ConfigError, loadConfig, type Config } from '../config';
 import { withDevelopmentSecrets, type DevelopmentSecrets } from '../config/development-secrets';
-import { createLogger } from '../observability/logger';
+import { chooseLogFormat, createLogger } from '../observability/logger';
 import { parseRoles, type Role } from '../roles';
 import type { Runtime, RuntimeOverrides } from './index';
+import { readyBanner } from './banner';
 import { compileWasmBaselineOnly, limitHeapGrowth } from './heap';
 import { shutdownBoundMs } from './shutdown';
 import { onStopSignals } from './stop-signals';
@@ -31,7 +32,13 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
     process.stderr.write(`${err instanceof ConfigError || err instanceof Error ? err.message : String(err)}\n`);
     process.exit(EXIT.config);
   }
-  const logger = createLogger({ level: config.logLevel, secretValues: config.secretValues });
+  const tty = process.stdout.isTTY === true;
+  const logger = createLogger({
+    level: config.logLevel,
+    secretValues: config.secretValues,
+    format: chooseLogFormat(config.logFormat, tty),
+    colorize: tty && process.stdout.hasColors(),
+  });
   if (config.jwt.generated) logger.warn('JWT_SECRET is not set: using the development-only key (refused in production)');
   for (const { name, file } of devSecrets) logger.warn({ file }, `${name} is not set: using a development secret kept in ${file} (never generated on mainnet or in production)`);
 
@@ -84,10 +91,19 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
   }
   starting = false;
   if (stopping) return finish();
-  logger.info({ roles: [...roles], envFiles: config.envFiles }, 'started');
-  process.stdout.write(`\nRunning roles: ${[...roles].join(', ')}\n${runtime.urls.map((u) => `  ${u}`).join('\n')}\n\n`);
+  logger.info({ roles: [...roles], envFiles: config.envFiles, url: runtime.url ?? undefined }, 'started');
+  const started = runtime;
   const webhookFile = devSecrets.find((s) => s.name === 'WEBHOOK_SECRET')?.file;
-  if (webhookFile && runtime.url) process.stdout.write(samplePublishCommand(runtime.config.blog.appUrl, webhookFile));
+  // One banner, once everything answers: with its own blog process, after the blog's first answer.
+  const printReady = (): void => {
+    if (stopping) return;
+    logger.info('ready');
+    process.stdout.write(readyBanner(roles, started.urls));
+    if (webhookFile && started.url) process.stdout.write(samplePublishCommand(started.config.blog.appUrl, webhookFile));
+  };
+  if (!runtime.blogAnswering) return printReady();
+  logger.info('blog: starting (a first build takes a minute or two); the addresses follow once it answers');
+  void runtime.blogAnswering.then(printReady);
 }
 
 /**

@@ -9,7 +9,7 @@ export interface SpawnedApi {
 
 /**
  * Runs `src/main.ts` (or a test entry built on src/runtime/process.ts) as its own OS process, as
- * `npm start` does, and waits for its printed URL.
+ * `npm start` does, and waits until its API listens.
  */
 export async function spawnMain(args: string[], env: Record<string, string>, timeoutMs = 60_000, entry = 'src/main.ts'): Promise<SpawnedApi> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
@@ -23,10 +23,11 @@ export async function spawnMain(args: string[], env: Record<string, string>, tim
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`process did not start in time:\n${out}`)), timeoutMs);
     const check = () => {
-      const m = /api:\s+(http:\/\/localhost:\d+)\/api\/health/.exec(out);
+      // The "started" log line: the API answers from then on, before the ready banner (which waits for a blog process).
+      const m = /"url":"http:\/\/[^"]+:(\d+)"[^\n]*"msg":"started"/.exec(out) ?? /api:\s+http:\/\/localhost:(\d+)\/api\/health/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1]);
+        resolve(`http://localhost:${m[1]}`);
       }
     };
     child.stdout!.on('data', check);
