@@ -4,14 +4,17 @@ import { createLogger } from '../observability/logger';
 import { parseRoles, type Role } from '../roles';
 import type { Runtime, RuntimeOverrides } from './index';
 import { compileWasmBaselineOnly, limitHeapGrowth } from './heap';
+import { checkPortsFree } from './ports';
 import { shutdownBoundMs } from './shutdown';
+import { StartupProblem } from './startup-problem';
 import { onStopSignals } from './stop-signals';
 
 /**
- * Exit codes: 78 configuration, 70 any other start-up failure, 69 a supervised part (the blog
- * process) crash-looped; 0 after a clean shutdown on SIGTERM/SIGINT.
+ * Exit codes: 78 configuration, 69 (EX_UNAVAILABLE) something outside unavailable (a port taken, the
+ * database unreachable, the data directory in use: a StartupProblem) or a supervised part (the blog
+ * process) crash-looped, 70 any other start-up failure; 0 after a clean shutdown on SIGTERM/SIGINT.
  */
-const EXIT = { ok: 0, config: 78, startup: 70, supervisedGaveUp: 69 } as const;
+const EXIT = { ok: 0, config: 78, startup: 70, unavailable: 69, supervisedGaveUp: 69 } as const;
 
 /**
  * The process around the runtime: roles from argv, config from the environment, signals, exit
@@ -67,6 +70,7 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
   // Spawned by a supervisor (scripts/start-cluster.ts): its death closes the IPC channel; stop with it.
   if (process.channel) process.once('disconnect', () => stop('supervisor exited', EXIT.ok));
   try {
+    await checkPortsFree(config, roles);
     // Loaded only now: a refused configuration exits 78 without paying for the whole system's imports.
     const { createRuntime } = await import('./index');
     runtime = await createRuntime(config, {
@@ -79,6 +83,11 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
       },
     });
   } catch (err) {
+    if (err instanceof StartupProblem) {
+      logger.fatal(err.message.split('\n')[0]);
+      process.stderr.write(`\n${err.message}\n\n`);
+      process.exit(EXIT.unavailable);
+    }
     logger.fatal({ err }, 'start-up failed');
     process.exit(EXIT.startup);
   }
