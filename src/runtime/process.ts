@@ -35,7 +35,6 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
     process.exit(EXIT.config);
   }
   const logger = createLogger({ level: config.logLevel, secretValues: config.secretValues });
-  if (config.jwt.generated) logger.warn('JWT_SECRET is not set: using the development-only key (refused in production)');
   for (const { name, file } of devSecrets) logger.warn({ file }, `${name} is not set: using a development secret kept in ${file} (never generated on mainnet or in production)`);
 
   let runtime: Runtime | null = null;
