@@ -31,7 +31,7 @@ function codesOf(err: unknown, seen = new Set<unknown>()): string[] {
  * A PostgreSQL start-up failure that is about reaching the server, as a StartupProblem naming the
  * setting, the address (password redacted) and the usual fix; any other failure is returned as is.
  */
-export function describeDatabaseFailure(err: unknown, setting: string, url: string): unknown {
+export function describeDatabaseFailure(err: unknown, setting: string, url: string, embedded = 'unset DATABASE_URL to use the embedded database (PGlite in DATA_DIR)'): unknown {
   const codes = codesOf(err);
   const refused = codes.map((c) => REFUSED[c]).find(Boolean);
   const unreachable = codes.find((c) => UNREACHABLE.has(c));
@@ -43,8 +43,8 @@ export function describeDatabaseFailure(err: unknown, setting: string, url: stri
     [
       `${setting} (${redactUrl(url)}): cannot open PostgreSQL: ${reason}.`,
       refused
-        ? `Fix ${setting}, or unset DATABASE_URL to use the embedded database (PGlite in DATA_DIR).`
-        : `Start PostgreSQL at ${address}, correct ${setting}, or unset DATABASE_URL to use the embedded database (PGlite in DATA_DIR).`,
+        ? `Fix ${setting}, or ${embedded}.`
+        : `Start PostgreSQL at ${address}, correct ${setting}, or ${embedded}.`,
     ].join('\n'),
   );
 }

@@ -4,6 +4,7 @@ import { createLogger } from '../observability/logger';
 import { parseRoles, type Role } from '../roles';
 import type { Runtime, RuntimeOverrides } from './index';
 import { compileWasmBaselineOnly, limitHeapGrowth } from './heap';
+import { checkBlogDatabase } from './blog-database';
 import { checkPortsFree } from './ports';
 import { shutdownBoundMs } from './shutdown';
 import { StartupProblem } from './startup-problem';
@@ -70,6 +71,7 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
   if (process.channel) process.once('disconnect', () => stop('supervisor exited', EXIT.ok));
   try {
     await checkPortsFree(config, roles);
+    if (roles.has('blog')) await checkBlogDatabase(config);
     // Loaded only now: a refused configuration exits 78 without paying for the whole system's imports.
     const { createRuntime } = await import('./index');
     runtime = await createRuntime(config, {

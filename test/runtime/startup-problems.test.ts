@@ -104,6 +104,25 @@ describe('an outside service that does not answer', () => {
     noStack(run.stderr);
   }, 60_000);
 
+  it('BLOG_DATABASE_URL unreachable: exit 69 before the blog process starts, naming the setting', async () => {
+    const port = await closedPort();
+    const run = await runMain(['--role', 'blog'], { BLOG_PORT: '0', BLOG_DATABASE_URL: `postgres://blog:hunter2@127.0.0.1:${port}/blog` });
+    expect(run.code).toBe(69);
+    expect(run.stderr).toContain(`BLOG_DATABASE_URL (postgres://blog:***@127.0.0.1:${port}/blog): cannot open PostgreSQL`);
+    expect(run.stderr).toContain('unset BLOG_DATABASE_URL to keep the blog in SQLite');
+    expect(run.stdout).not.toContain('blog: process started');
+    expect(run.stdout + run.stderr).not.toContain('hunter2');
+    noStack(run.stderr);
+  }, 60_000);
+
+  it('SHARED_STORE_URL unreachable with CACHE_STORE=redis: the API starts degraded (by design) and the warning names the setting', async () => {
+    const port = await closedPort();
+    const api = await spawnMain(['--role', 'api'], { DATA_DIR: dataDir(), CACHE_STORE: 'redis', SHARED_STORE_URL: `redis://127.0.0.1:${port}/0`, INDEXER_DISABLED: 'true' }, 120_000);
+    apis.push(api);
+    expect((await fetch(`${api.url}/api/health`)).status).toBe(200);
+    expect(api.output()).toMatch(/shared store unreachable \(SHARED_STORE_URL, CACHE_STORE=redis\).*CACHE_STORE=memory/);
+  }, 180_000);
+
   it('the data directory in use by another process: today\'s message, exit 69, no stack', async () => {
     const dir = dataDir();
     mkdirSync(path.join(dir, 'pglite'), { recursive: true });
