@@ -30,6 +30,7 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM base AS runtime
 ENV NODE_ENV=production \
+    GENERAL_HOST=0.0.0.0 \
     DATA_DIR=/app/.data
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json /app/tsconfig.json /app/prisma.config.ts ./

@@ -29,6 +29,8 @@ const SOLO_TESTS = [
   // real per-second cron schedules on two replicas
   'test/prices/prices-poll.test.ts',
   'test/ops/jobs-schedules.test.ts',
+  // spawned processes: a port conflict must end within 3 s
+  'test/runtime/startup-problems.test.ts',
 ];
 
 /**

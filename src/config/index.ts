@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { readLayeredEnv } from './env-files';
 import { DEFAULT_APP_URL, SETTING_NAMES, settingsSchema, startupSettingsSchema, type Settings } from './settings';
@@ -22,8 +23,12 @@ export type Config = ReturnType<typeof toConfig>;
 export type SocialOAuthConfig = NonNullable<Config['social']['chatPlatform']>;
 export type NameserviceConfig = Config['chain']['nameservice'];
 
-/** Fixed development-only signing key, refused in production and on mainnet (see decisions.md). */
-const DEV_JWT_SECRET = 'development-only-jwt-secret-not-for-production-use';
+/**
+ * With JWT_SECRET unset (refused in production and on mainnet): a key of this process only, so no
+ * key is written in the source. src/main.ts replaces it with the one kept in DATA_DIR
+ * (development-secrets.ts); in-process users of loadConfig (tests, scripts) share this one.
+ */
+const PROCESS_JWT_SECRET = randomBytes(32).toString('hex');
 
 export interface LoadConfigOptions {
   env?: Record<string, string | undefined>;
@@ -84,7 +89,8 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
     dataDir: s.DATA_DIR,
     http: {
       port: s['GENERAL.PORT'],
-      host: s['GENERAL.HOST'],
+      // Outside production a developer's instance answers this machine only; containers set 0.0.0.0.
+      host: s['GENERAL.HOST'] ?? (production ? '0.0.0.0' : '127.0.0.1'),
       bodyLimitBytes: s['HTTP.BODY_LIMIT_BYTES'],
       requestTimeoutMs: s['HTTP.REQUEST_TIMEOUT_MS'],
       drainDelayMs: s['HTTP.DRAIN_DELAY_MS'],
@@ -125,7 +131,7 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
     databaseUrl: s.DATABASE_URL,
     databaseDirectUrl: s['DATABASE.DIRECT_URL'],
     databaseStatementTimeoutMs: s['DATABASE.STATEMENT_TIMEOUT_MS'],
-    jwt: { secret: s.JWT_SECRET ?? DEV_JWT_SECRET, issuer: s.JWT_ISSUER, generated: !s.JWT_SECRET },
+    jwt: { secret: s.JWT_SECRET ?? PROCESS_JWT_SECRET, issuer: s.JWT_ISSUER, generated: !s.JWT_SECRET },
     auth: {
       domain: s['AUTH.DOMAIN'] ?? new URL(appUrl).host,
       appUrl: trimSlash(appUrl),

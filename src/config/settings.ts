@@ -45,7 +45,7 @@ export const SETTINGS = {
   DATA_DIR: setting(text().default('./.data'), 'Embedded databases (PGlite in `pglite/`, the blog\'s SQLite `blog.db`, media) and generated development secrets.'),
 
   'GENERAL.PORT': setting(port().default(3000), 'API listener port.'),
-  'GENERAL.HOST': setting(text().default('0.0.0.0'), 'API listener address.'),
+  'GENERAL.HOST': setting(text().optional(), 'API listener address (containers and compose set `0.0.0.0`).', { unset: '`0.0.0.0` with `NODE_ENV=production`, else `127.0.0.1` (this machine only)' }),
   'HTTP.BODY_LIMIT_BYTES': setting(int({ min: 1 }).default(1024 * 1024), 'Largest request body (`413 PAYLOAD_TOO_LARGE` beyond).'),
   'HTTP.REQUEST_TIMEOUT_MS': setting(int({ min: 1 }).default(5000), 'A request unanswered after this long gets `503 REQUEST_TIMEOUT`.'),
   'HTTP.DRAIN_DELAY_MS': setting(int({ min: 0 }).default(0), 'After `SIGTERM`, how long the API keeps serving while `/api/health/ready` answers 503, so the edge takes it out before it drains (the cluster uses 2000: two health checks).'),
@@ -81,7 +81,7 @@ export const SETTINGS = {
   DATABASE_URL: secret(url().optional(), 'PostgreSQL. Behind PgBouncer in transaction mode add `pgbouncer=true` (see *Managed Redis and PgBouncer*).', { unset: 'embedded PGlite' }),
   'DATABASE.STATEMENT_TIMEOUT_MS': setting(int({ min: 0 }).default(30_000), 'PostgreSQL `statement_timeout` of the API/indexer pool (0 = none), behind per-request query cancellation.'),
   'DATABASE.DIRECT_URL': secret(url().optional(), 'A session connection to PostgreSQL (never a transaction-mode pooler) for migrations and advisory-lock leases; required when `DATABASE_URL` has `pgbouncer=true`.', { unset: '`DATABASE_URL`' }),
-  JWT_SECRET: secret(text().min(32, { error: 'must be at least 32 characters' }).optional(), 'HS256 signing key (≥ 32 chars).', { unset: 'a development-only key (refused in production and on mainnet)' }),
+  JWT_SECRET: secret(text().min(32, { error: 'must be at least 32 characters' }).optional(), 'HS256 signing key (≥ 32 chars).', { unset: 'a development key generated once into `DATA_DIR/.jwt-secret` (refused in production and on mainnet)' }),
   JWT_ISSUER: setting(text().default('platform-backend'), 'JWT issuer.'),
 
   'AUTH.DOMAIN': setting(text().optional(), 'The domain named in the wallet login message.', { unset: '`APP_URL`\'s host' }),

@@ -12,6 +12,11 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Another live process holds the data directory: a known condition, reported without a stack. */
+export class DataDirInUseError extends Error {
+  override readonly name = 'DataDirInUseError';
+}
+
 export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   await mkdir(dir, { recursive: true });
   const file = join(dir, '.owner.pid');
@@ -25,7 +30,7 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
       if (pid && pid !== process.pid && alive(pid)) {
-        throw new Error(`PGlite data dir ${dir} is in use by process ${pid}`);
+        throw new DataDirInUseError(`PGlite data dir ${dir} is in use by process ${pid}`);
       }
       if (pid === process.pid) throw new Error(`PGlite data dir ${dir} is already open in this process`);
       await rm(file, { force: true });

@@ -6,6 +6,9 @@ import { createMetrics, type Metrics } from '../observability/metrics';
 import { connectRedis, createBus, createSharedStore, type SharedStore } from '../store';
 import type { RedisOptions } from 'ioredis';
 import { createDb, type Db } from '../db/client';
+import { DataDirInUseError } from '../db/data-dir-lock';
+import { describeDatabaseFailure } from './database-failure';
+import { StartupProblem } from './startup-problem';
 import { createServices, type Services } from '../services';
 import type { HttpAppDeps } from '../http/app';
 import type { SharedKeyValueCache } from '../store/keyv-cache';
@@ -130,7 +133,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   // Only API processes admit requests, so only they count among the replicas an outage divides limits by.
   const store = await createSharedStore({ ...config.store, ...(overrides.storeKeyPrefix ? { keyPrefix: overrides.storeKeyPrefix } : {}), logger, countsAsReplica: roles.has('api') });
   shutdown.add('store', 'shared store', () => store.close());
-  const db = overrides.db ?? (await createDb({ databaseUrl: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir, logger, statementTimeoutMs: config.databaseStatementTimeoutMs }));
+  const db = overrides.db ?? (await openDatabase(config, logger));
   if (!overrides.db) shutdown.add('db', 'database', () => db.close());
   const bus = createBus(store, { logger });
   const services = await createServices({ config, logger, db, store, bus, version: overrides.version ?? VERSION, leaderboardCacheTtlMs: overrides.leaderboardCacheTtlMs, registry: metrics.registry, now: overrides.now });
@@ -225,5 +228,17 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
       const writer = startChainWriterLoop({ db, service: services.chainWriter, logger, registry: metrics.registry }, { executeTimeoutMs: config.chain.writer.timeoutMs });
       shutdown.add('roles', 'chain writer', () => writer.stop());
     } else logger.info('jobs role: no chain writer (CHAIN.BACKEND_WALLET_PRIVATE_KEY or CHAIN.SUI_URL unset)');
+  }
+}
+
+/** The configured database; a failure to reach it (or a data directory in use) becomes a StartupProblem naming the fix. */
+async function openDatabase(config: Config, logger: Logger): Promise<Db> {
+  try {
+    return await createDb({ databaseUrl: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir, logger, statementTimeoutMs: config.databaseStatementTimeoutMs });
+  } catch (err) {
+    if (err instanceof DataDirInUseError) throw new StartupProblem(`${err.message}: another instance is running on DATA_DIR=${config.dataDir}. Stop it, or start this one with another DATA_DIR (or a DATABASE_URL).`);
+    if (!config.databaseUrl) throw err;
+    const [setting, url] = config.databaseDirectUrl ? ['DATABASE_DIRECT_URL', config.databaseDirectUrl] : ['DATABASE_URL', config.databaseUrl];
+    throw describeDatabaseFailure(err, setting, url);
   }
 }

@@ -5,14 +5,18 @@ import { parseRoles, type Role } from '../roles';
 import type { Runtime, RuntimeOverrides } from './index';
 import { readyBanner } from './banner';
 import { compileWasmBaselineOnly, limitHeapGrowth } from './heap';
+import { checkBlogDatabase } from './blog-database';
+import { checkPortsFree } from './ports';
 import { shutdownBoundMs } from './shutdown';
+import { StartupProblem } from './startup-problem';
 import { onStopSignals } from './stop-signals';
 
 /**
- * Exit codes: 78 configuration, 70 any other start-up failure, 69 a supervised part (the blog
- * process) crash-looped; 0 after a clean shutdown on SIGTERM/SIGINT.
+ * Exit codes: 78 configuration, 69 (EX_UNAVAILABLE) something outside unavailable (a port taken, the
+ * database unreachable, the data directory in use: a StartupProblem) or a supervised part (the blog
+ * process) crash-looped, 70 any other start-up failure; 0 after a clean shutdown on SIGTERM/SIGINT.
  */
-const EXIT = { ok: 0, config: 78, startup: 70, supervisedGaveUp: 69 } as const;
+const EXIT = { ok: 0, config: 78, startup: 70, unavailable: 69, supervisedGaveUp: 69 } as const;
 
 /**
  * The process around the runtime: roles from argv, config from the environment, signals, exit
@@ -39,7 +43,6 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
     format: chooseLogFormat(config.logFormat, tty),
     colorize: tty && process.stdout.hasColors(),
   });
-  if (config.jwt.generated) logger.warn('JWT_SECRET is not set: using the development-only key (refused in production)');
   for (const { name, file } of devSecrets) logger.warn({ file }, `${name} is not set: using a development secret kept in ${file} (never generated on mainnet or in production)`);
 
   let runtime: Runtime | null = null;
@@ -74,6 +77,8 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
   // Spawned by a supervisor (scripts/start-cluster.ts): its death closes the IPC channel; stop with it.
   if (process.channel) process.once('disconnect', () => stop('supervisor exited', EXIT.ok));
   try {
+    await checkPortsFree(config, roles);
+    if (roles.has('blog')) await checkBlogDatabase(config);
     // Loaded only now: a refused configuration exits 78 without paying for the whole system's imports.
     const { createRuntime } = await import('./index');
     runtime = await createRuntime(config, {
@@ -86,6 +91,11 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
       },
     });
   } catch (err) {
+    if (err instanceof StartupProblem) {
+      logger.fatal(err.message.split('\n')[0]);
+      process.stderr.write(`\n${err.message}\n\n`);
+      process.exit(EXIT.unavailable);
+    }
     logger.fatal({ err }, 'start-up failed');
     process.exit(EXIT.startup);
   }

@@ -206,7 +206,7 @@ export class FailoverStore implements SharedStore {
   private degrade(err: unknown): void {
     this.opts.logger.warn(
       { err: errorText(err), target: this.opts.target },
-      'shared store unreachable: serving from per-process memory; limits and presence are not shared across replicas until it returns',
+      'shared store unreachable (SHARED_STORE_URL, CACHE_STORE=redis): serving from per-process memory; limits and presence are not shared across replicas until it returns. Start Redis at that address, correct SHARED_STORE_URL, or set CACHE_STORE=memory for a single process',
     );
     this.stopProbe();
     this.probeTimer = setInterval(() => void this.probe(), this.opts.probeIntervalMs ?? 1_000);

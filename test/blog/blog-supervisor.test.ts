@@ -1,7 +1,7 @@
 // The blog role under supervision, in real processes: `src/main.ts --role api,blog` runs the
 // real scripts/blog-serve.ts (migrations, then `next start`). The restart test needs a Next
 // build of the blog (blog/.next or the blog suite's blog/.next/test-mainnet); it never builds one.
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -147,6 +147,9 @@ describe(`the supervised blog process (real Next server from blog/${BUILD})`, ()
 describe('a crash-looping blog process ends the platform', () => {
   it('exits 69 with a clear error after the configured number of blog exits (real blog-serve, migrations refused)', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'supervisor-crash-'));
+    // A directory where the blog's SQLite file belongs: its migrations fail and blog-serve exits 1,
+    // every time. (An unreachable BLOG_DATABASE_URL no longer gets this far: start-up refuses it, exit 69.)
+    mkdirSync(path.join(dataDir, 'blog.db'));
     let api: SpawnedApi | null = null;
     try {
       api = await spawnMain(
@@ -157,8 +160,6 @@ describe('a crash-looping blog process ends the platform', () => {
           CACHE_STORE: 'memory',
           BLOG_PORT: String(await freePort()),
           PAYLOAD_SECRET,
-          // Nothing listens on port 1: the blog's migrations fail and blog-serve exits 1, every time.
-          BLOG_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/blog',
         },
         120_000,
         // Its policy: a crash loop is 3 exits within 10 minutes, 100 ms backoff.

@@ -99,7 +99,8 @@ export function createPriceService(deps: {
 
     async current() {
       const [stored, failedAt] = await Promise.all([latest(), store.get(FAILURE_KEY)]);
-      if (!stored) throw new AppError('SERVICE_UNAVAILABLE', 'No price has been fetched yet; try again shortly', { reason: source ? 'no_poll_yet' : 'not_configured' });
+      if (!stored && !source) throw new AppError('SERVICE_UNAVAILABLE', 'Prices are not configured: set CHAIN.PRICE_API_KEY (CHAIN_PRICE_API_KEY) to fetch them', { reason: 'not_configured' });
+      if (!stored) throw new AppError('SERVICE_UNAVAILABLE', 'No price has been fetched yet; try again shortly', { reason: 'no_poll_yet' });
       const ageSeconds = Math.max(0, Math.floor((now().getTime() - Date.parse(stored.fetchedAt)) / 1000));
       return {
         native: { symbol: NATIVE, usd: stored.prices[NATIVE] },
