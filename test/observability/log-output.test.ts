@@ -66,8 +66,10 @@ describe('log output of the spawned process', () => {
   it('on a terminal: one readable coloured line per event, no JSON, and the ready banner with every address', async () => {
     const blogPort = await freePort();
     const dataDir = tempDir();
+    // A terminal as a developer has it: Node reports no colours on a terminal when CI is set.
+    const { CI: _ci, NO_COLOR: _noColor, ...outerEnv } = process.env;
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      ...outerEnv,
       NODE_ENV: 'test',
       TERM: 'xterm-256color',
       'GENERAL.PORT': '0',
