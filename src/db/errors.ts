@@ -15,8 +15,10 @@ const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P203
 const PRISMA_TRANSACTION_TIMEOUT = /Unable to start a transaction in the given time|on an expired transaction/;
 /** Driver-adapter kinds (Prisma's own classification of pg errors) that say the same. */
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
-/** Socket errors of node:net (what pg throws on a refused, reset or unreachable connection). */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+/** Socket and DNS errors of node:net that mean nothing answers at the address (a refused, reset or unreachable connection). */
+export const UNREACHABLE_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+/** What pg throws mid-query as well: the unreachable codes and a write to a socket the server closed. */
+const SOCKET_CODES = new Set([...UNREACHABLE_CODES, 'EPIPE']);
 /**
  * SQLSTATEs: class 08 (connection exception), 57P01–57P03 (shut down by an administrator, after a
  * crash, not accepting connections yet), 53300 (too many connections), 57014 (statement time-out:

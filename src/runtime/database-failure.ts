@@ -1,7 +1,6 @@
+import { UNREACHABLE_CODES } from '../db/errors';
 import { StartupProblem } from './startup-problem';
 
-/** Errors that mean "nothing answered there" (node's net and dns codes). */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
 /** PostgreSQL's own refusals at connection time. */
 const REFUSED: Record<string, string> = {
   '28P01': 'PostgreSQL refused the user name or password: correct them in the URL',
@@ -34,7 +33,7 @@ function codesOf(err: unknown, seen = new Set<unknown>()): string[] {
 export function describeDatabaseFailure(err: unknown, setting: string, url: string, embedded = 'unset DATABASE_URL to use the embedded database (PGlite in DATA_DIR)'): unknown {
   const codes = codesOf(err);
   const refused = codes.map((c) => REFUSED[c]).find(Boolean);
-  const unreachable = codes.find((c) => UNREACHABLE.has(c));
+  const unreachable = codes.find((c) => UNREACHABLE_CODES.has(c));
   if (!refused && !unreachable) return err;
   const u = URL.canParse(url) ? new URL(url) : null;
   const address = u ? `${u.hostname}:${u.port || '5432'}` : 'its address';
