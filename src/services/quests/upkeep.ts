@@ -52,9 +52,8 @@ export function createProgressUpkeep(deps: { db: Db; catalogue: Catalogue; metri
 
   const schedule = (): Promise<void> => (tail = tail.then(pass));
 
-  function refsReading(matches: (ref: QuestRef) => boolean): QuestRef[] {
-    return catalogue.flatMap(({ campaign, quests }) => quests.map((quest) => ({ campaignSlug: campaign.slug, quest }))).filter(matches);
-  }
+  const allRefs: QuestRef[] = catalogue.flatMap(({ campaign, quests }) => quests.map((quest) => ({ campaignSlug: campaign.slug, quest })));
+  const refsReading = (matches: (ref: QuestRef) => boolean): QuestRef[] => allRefs.filter(matches);
 
   return {
     afterIndexed(kind, events) {
