@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { readLayeredEnv } from './env-files';
 import { DEFAULT_APP_URL, SETTING_NAMES, settingsSchema, startupSettingsSchema, type Settings } from './settings';
+import { normalizeSuiAddress } from '@mysten/sui/utils';
 import { toOrigin } from './values';
 
 export { SETTINGS, MAINNET_REQUIRED } from './settings';
@@ -167,6 +168,7 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
         }
       : undefined,
     operatorToken: s.OPERATOR_TOKEN,
+    operatorWallets: s.OPERATOR_WALLETS.map((a) => normalizeSuiAddress(a.toLowerCase())),
     welcomeWheel: { maxReward: s['GENERAL.WELCOME_WHEEL_MAX_REWARD'] },
     onramps: {
       a:

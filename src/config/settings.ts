@@ -119,6 +119,10 @@ export const SETTINGS = {
   'ANALYTICS.API_URL': setting(url().default('https://analyticsdata.googleapis.com'), 'Analytics Data API root.'),
   'ANALYTICS.TOKEN_URL': setting(url().optional(), 'OAuth 2.0 token endpoint of the service account.', { unset: 'Google\'s' }),
   'ANALYTICS.CACHE_TTL_MS': setting(int({ min: 0 }).default(30_000), 'How long a live-actives answer is reused.'),
+  OPERATOR_WALLETS: setting(
+    list({ check: (v) => /^0x[0-9a-fA-F]{1,64}$/.test(v), message: (v) => `"${v}" is not a Sui address (0x and up to 64 hex digits)` }).default([]),
+    'Comma-separated Sui addresses that are operators by setting (they log in with the wallet login; they grant and revoke the role of other wallets through `/api/admin/operators`).',
+  ),
   OPERATOR_TOKEN: secret(text().min(32, { error: 'must be at least 32 characters' }).optional(), 'Bearer secret (≥ 32 chars) of the operator routes.', { unset: 'those routes answer 401' }),
   'GENERAL.WELCOME_WHEEL_MAX_REWARD': setting(int({ min: 0 }).default(1000), 'The welcome wheel never pays more.'),
   'ONRAMP_A.WIDGET_URL': setting(url().default('https://buy.moonpay.com'), 'On-ramp A (signed widget URLs): the widget origin.'),

@@ -13,7 +13,7 @@ import type { RoomEvent } from '../services/chat';
 import { activityChannel } from '../services/activity';
 import type { Bus, RedisConnection, SharedStore } from '../store';
 import { handshakeAuthorization, type CallerClaims, type CallerReader } from '../edge/caller';
-import { authorize, type Access } from '../edge/authorize';
+import { createAccessRule, type Access } from '../edge/authorize';
 import { WS_CLOSE_SERVICE_RESTART } from '../http/drain';
 import { createConnectionLeases, type ConnectionCaps, type Scope } from './caps';
 import type { GatewayMetrics } from './metrics';
@@ -21,7 +21,7 @@ import type { GatewayMetrics } from './metrics';
 export const SOCKET_IO_PATH = '/socket.io/';
 
 export interface SocketIoDeps {
-  services: Pick<Services, 'chat' | 'presence'>;
+  services: Pick<Services, 'chat' | 'presence' | 'operators'>;
   /** The caller of the handshake's `auth.token`, read as HTTP reads its Authorization header. */
   readCaller: CallerReader;
   store: SharedStore;
@@ -60,6 +60,7 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
   const { services, caps, logger } = deps;
   const leases = createConnectionLeases(deps.store, caps);
   const clientIp = trustedClientIp(deps.http.trustedProxyCidrs);
+  const accessRule = createAccessRule(services.operators);
   let draining = false;
 
   // @fastify/websocket routes every upgrade through Fastify; Socket.IO's upgrades are engine.io's.
@@ -172,7 +173,7 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
     });
     // the edge's rule, as REST routes and GraphQL operations apply it
     const only = (access: Access, run: (payload: unknown) => Promise<Record<string, unknown>>) => async (payload: unknown) => {
-      authorize(socket.data, [access]);
+      accessRule.authorize(socket.data, [access]);
       return run(payload);
     };
     on('chat:send', only('wallet', async (payload) => ({ message: await services.chat.send(caller, payload) })));

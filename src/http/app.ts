@@ -80,7 +80,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     registerAdmission(app, { store: deps.store, max: config.http.rateLimit.max, windowMs: config.http.rateLimit.windowMs, metrics: deps.metrics });
   }
   registerAuthRefusal(app);
-  registerRouteAccess(app);
+  registerRouteAccess(app, services.operators);
 
   const caps: ConnectionCaps = { ...config.websocket, ...deps.caps };
   await app.register(websocket, { options: { maxPayload: caps.maxPayloadBytes }, preClose: websocketPreClose });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppError } from '../errors';
-import { authorize } from '../edge/authorize';
+import { createAccessRule, type OperatorRoleCheck } from '../edge/authorize';
 import type { CallerReader, OperatorCheck } from '../edge/caller';
 
 /**
@@ -41,9 +41,10 @@ export function registerAuthRefusal(app: FastifyInstance): void {
  * A route's `config.access` (src/edge/authorize.ts), judged after the input is validated, as the
  * handlers did before the rule moved here: the same rule as GraphQL's authChecker and Socket.IO's events.
  */
-export function registerRouteAccess(app: FastifyInstance): void {
+export function registerRouteAccess(app: FastifyInstance, roles: OperatorRoleCheck): void {
+  const rule = createAccessRule(roles);
   app.addHook('preHandler', async (request) => {
     const access = request.routeOptions.config?.access;
-    if (access) authorize(request, typeof access === 'string' ? [access] : access);
+    if (access) rule.authorize(request, typeof access === 'string' ? [access] : access);
   });
 }

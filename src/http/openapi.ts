@@ -40,7 +40,7 @@ export async function registerOpenApi(app: FastifyInstance, opts: { version: str
         securitySchemes: {
           webhookSecret: { type: 'http', scheme: 'bearer', description: 'The shared `WEBHOOK_SECRET` of the content partner.' },
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The access token from /api/auth/login, /api/auth/zklogin or /api/auth/refresh.' },
-          operatorToken: { type: 'http', scheme: 'bearer', description: 'The `OPERATOR_TOKEN` setting: operator-only routes (cache statistics and clear under /api/stats/cache).' },
+          operatorToken: { type: 'http', scheme: 'bearer', description: 'The `OPERATOR_TOKEN` setting: operator-only routes (cache statistics and clear under /api/stats/cache, and every /api/admin route, where an operator wallet\'s access token works too).' },
         },
       },
     },

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { buildSchema, type PubSub } from 'type-graphql';
 import { specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { cacheControlDirective } from '../graphql/cache-policy';
-import { authChecker } from '../graphql/authorized';
+import { createAuthChecker } from '../graphql/authorized';
 import { domains, type DomainName, type Services } from '../services';
 import { AuthResolver } from './auth';
 import { BlogResolver } from './blog';
@@ -22,11 +22,13 @@ import { AnalyticsResolver, BetActivityResolver } from './analytics';
 import { OnrampsResolver } from './onramps';
 import { WelcomeWheelResolver } from './welcome-wheel';
 import { NameserviceResolver } from './nameservice';
+import { OperatorsResolver } from './operators';
 
 /** Each domain's GraphQL resolvers, under its name in the registry (src/services/domains.ts). */
 export const domainResolvers = {
   ops: [SystemResolver, JobsResolver, IndexerResolver],
   auth: [AuthResolver, ZkLoginResolver],
+  operators: [OperatorsResolver],
   leaderboards: [LeaderboardsResolver, LeaderboardEntryResolver],
   analytics: [AnalyticsResolver, BetActivityResolver],
   blog: [BlogResolver],
@@ -59,7 +61,7 @@ export async function buildGraphqlSchema(opts: { services: Services; pubSub: Pub
     resolvers: registeredResolvers(),
     pubSub: opts.pubSub,
     validate: false,
-    authChecker,
+    authChecker: createAuthChecker(opts.services.operators),
     // The cache hints' directive (resolvers set it with @Directive(cacheControl(…))).
     directives: [...specifiedDirectives, cacheControlDirective],
     container: {

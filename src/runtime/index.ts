@@ -141,6 +141,9 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   shutdown.add('roles', 'chat relay and presence', async () => void (await Promise.all([services.chat.close(), services.presence.close()])));
   // First boot: an empty quest catalogue is seeded before the API answers (GET /api/quests/list shows it at once).
   await services.quests.start();
+  // The operator set every request is checked against, loaded before the first one.
+  await services.operators.start();
+  shutdown.add('roles', 'operator roles watch', () => services.operators.close());
   shutdown.add('blog', 'blog CMS (Payload)', () => services.blog.close());
   // Payload's migrations are not safe from two processes at once: with the blog process started
   // here too, this process opens (and migrates) its Payload only after that one has; blog reads

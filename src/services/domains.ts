@@ -9,6 +9,7 @@ import { giveawaysDomain } from './giveaways';
 import { leaderboardsDomain } from './leaderboards';
 import { nameserviceDomain } from './nameservice';
 import { onrampsDomain } from './onramps';
+import { operatorsDomain } from './operators';
 import { opsDomain } from './ops';
 import { presenceDomain } from './presence';
 import { pricesDomain } from './prices';
@@ -26,6 +27,7 @@ export const domains = [
   readCacheDomain,
   opsDomain,
   authDomain,
+  operatorsDomain,
   activityDomain,
   leaderboardsDomain,
   analyticsDomain,

@@ -231,3 +231,13 @@ export type GiveawayCreatedEvent = Prisma.GiveawayCreatedEventModel
  * is `chainWriteKey` (`nameservice.subname:<wallet>`); the claim's status is read from that row.
  */
 export type NameserviceSubname = Prisma.NameserviceSubnameModel
+/**
+ * Model OperatorGrant
+ * Operator role of a wallet granted by another operator (OPERATOR_WALLETS are operators by setting, not rows). A revoked grant keeps its row.
+ */
+export type OperatorGrant = Prisma.OperatorGrantModel
+/**
+ * Model OperatorAudit
+ * Every operator action, append-only (a trigger refuses UPDATE and DELETE).
+ */
+export type OperatorAudit = Prisma.OperatorAuditModel

@@ -15,6 +15,7 @@ import { zkLoginRoutes } from './zklogin';
 import { onrampRoutes } from './onramps';
 import { welcomeWheelRoutes } from './welcome-wheel';
 import { nameserviceRoutes } from './nameservice';
+import { operatorRoutes } from './operators';
 
 type DomainRoutes = (app: FastifyInstance, services: Services) => Promise<void>;
 
@@ -22,6 +23,7 @@ type DomainRoutes = (app: FastifyInstance, services: Services) => Promise<void>;
 export const domainRoutes = {
   ops: [healthRoutes],
   auth: [authRoutes, zkLoginRoutes],
+  operators: [operatorRoutes],
   analytics: [analyticsRoutes],
   blog: [blogRoutes],
   quests: [questRoutes],

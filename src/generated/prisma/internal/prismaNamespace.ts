@@ -431,7 +431,9 @@ export const ModelName = {
   WelcomeWheelSpin: 'WelcomeWheelSpin',
   ChainWrite: 'ChainWrite',
   GiveawayCreatedEvent: 'GiveawayCreatedEvent',
-  NameserviceSubname: 'NameserviceSubname'
+  NameserviceSubname: 'NameserviceSubname',
+  OperatorGrant: 'OperatorGrant',
+  OperatorAudit: 'OperatorAudit'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -447,7 +449,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "campaign" | "questClaim" | "questProgress" | "loginDay" | "zkLoginAccount" | "profile" | "socialLink" | "emailVerificationToken" | "loginChallenge" | "refreshToken" | "getStashedGift" | "giftDeliveryLimit" | "giftDeliverySchedule" | "betResultEvent" | "playerVipExpProgressEvent" | "dailyStreakClaimedEvent" | "dailyStreakResetEvent" | "referralRewardEvent" | "houseLiquidityEvent" | "secondaryHouseLiquidityEvent" | "cursor" | "referralLeaderboard" | "betLeaderboard" | "weeklyBetLeaderboard" | "xpLeaderboard" | "leaderboardRankBucket" | "opsJobHeartbeat" | "opsJobRun" | "priceSnapshot" | "chatMessage" | "chatReaction" | "welcomeWheelSpin" | "chainWrite" | "giveawayCreatedEvent" | "nameserviceSubname"
+    modelProps: "campaign" | "questClaim" | "questProgress" | "loginDay" | "zkLoginAccount" | "profile" | "socialLink" | "emailVerificationToken" | "loginChallenge" | "refreshToken" | "getStashedGift" | "giftDeliveryLimit" | "giftDeliverySchedule" | "betResultEvent" | "playerVipExpProgressEvent" | "dailyStreakClaimedEvent" | "dailyStreakResetEvent" | "referralRewardEvent" | "houseLiquidityEvent" | "secondaryHouseLiquidityEvent" | "cursor" | "referralLeaderboard" | "betLeaderboard" | "weeklyBetLeaderboard" | "xpLeaderboard" | "leaderboardRankBucket" | "opsJobHeartbeat" | "opsJobRun" | "priceSnapshot" | "chatMessage" | "chatReaction" | "welcomeWheelSpin" | "chainWrite" | "giveawayCreatedEvent" | "nameserviceSubname" | "operatorGrant" | "operatorAudit"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -3041,6 +3043,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    OperatorGrant: {
+      payload: Prisma.$OperatorGrantPayload<ExtArgs>
+      fields: Prisma.OperatorGrantFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.OperatorGrantFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorGrantPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.OperatorGrantFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorGrantPayload>
+        }
+        findFirst: {
+          args: Prisma.OperatorGrantFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorGrantPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.OperatorGrantFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorGrantPayload>
+        }
+        findMany: {
+          args: Prisma.OperatorGrantFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorGrantPayload>[]
+        }
+        create: {
+          args: Prisma.OperatorGrantCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorGrantPayload>
+        }
+        createMany: {
+          args: Prisma.OperatorGrantCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.OperatorGrantCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorGrantPayload>[]
+        }
+        delete: {
+          args: Prisma.OperatorGrantDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorGrantPayload>
+        }
+        update: {
+          args: Prisma.OperatorGrantUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorGrantPayload>
+        }
+        deleteMany: {
+          args: Prisma.OperatorGrantDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.OperatorGrantUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.OperatorGrantUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorGrantPayload>[]
+        }
+        upsert: {
+          args: Prisma.OperatorGrantUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorGrantPayload>
+        }
+        aggregate: {
+          args: Prisma.OperatorGrantAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateOperatorGrant>
+        }
+        groupBy: {
+          args: Prisma.OperatorGrantGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.OperatorGrantGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.OperatorGrantCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.OperatorGrantCountAggregateOutputType> | number
+        }
+      }
+    }
+    OperatorAudit: {
+      payload: Prisma.$OperatorAuditPayload<ExtArgs>
+      fields: Prisma.OperatorAuditFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.OperatorAuditFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorAuditPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.OperatorAuditFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorAuditPayload>
+        }
+        findFirst: {
+          args: Prisma.OperatorAuditFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorAuditPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.OperatorAuditFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorAuditPayload>
+        }
+        findMany: {
+          args: Prisma.OperatorAuditFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorAuditPayload>[]
+        }
+        create: {
+          args: Prisma.OperatorAuditCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorAuditPayload>
+        }
+        createMany: {
+          args: Prisma.OperatorAuditCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.OperatorAuditCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorAuditPayload>[]
+        }
+        delete: {
+          args: Prisma.OperatorAuditDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorAuditPayload>
+        }
+        update: {
+          args: Prisma.OperatorAuditUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorAuditPayload>
+        }
+        deleteMany: {
+          args: Prisma.OperatorAuditDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.OperatorAuditUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.OperatorAuditUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorAuditPayload>[]
+        }
+        upsert: {
+          args: Prisma.OperatorAuditUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OperatorAuditPayload>
+        }
+        aggregate: {
+          args: Prisma.OperatorAuditAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateOperatorAudit>
+        }
+        groupBy: {
+          args: Prisma.OperatorAuditGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.OperatorAuditGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.OperatorAuditCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.OperatorAuditCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -3582,6 +3732,31 @@ export const NameserviceSubnameScalarFieldEnum = {
 export type NameserviceSubnameScalarFieldEnum = (typeof NameserviceSubnameScalarFieldEnum)[keyof typeof NameserviceSubnameScalarFieldEnum]
 
 
+export const OperatorGrantScalarFieldEnum = {
+  walletAddress: 'walletAddress',
+  grantedBy: 'grantedBy',
+  grantedAt: 'grantedAt',
+  revokedBy: 'revokedBy',
+  revokedAt: 'revokedAt'
+} as const
+
+export type OperatorGrantScalarFieldEnum = (typeof OperatorGrantScalarFieldEnum)[keyof typeof OperatorGrantScalarFieldEnum]
+
+
+export const OperatorAuditScalarFieldEnum = {
+  id: 'id',
+  actor: 'actor',
+  action: 'action',
+  target: 'target',
+  before: 'before',
+  after: 'after',
+  requestId: 'requestId',
+  at: 'at'
+} as const
+
+export type OperatorAuditScalarFieldEnum = (typeof OperatorAuditScalarFieldEnum)[keyof typeof OperatorAuditScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -3940,6 +4115,8 @@ export type GlobalOmitConfig = {
   chainWrite?: Prisma.ChainWriteOmit
   giveawayCreatedEvent?: Prisma.GiveawayCreatedEventOmit
   nameserviceSubname?: Prisma.NameserviceSubnameOmit
+  operatorGrant?: Prisma.OperatorGrantOmit
+  operatorAudit?: Prisma.OperatorAuditOmit
 }
 
 /* Types for Logging */

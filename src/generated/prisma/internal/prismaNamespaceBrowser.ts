@@ -85,7 +85,9 @@ export const ModelName = {
   WelcomeWheelSpin: 'WelcomeWheelSpin',
   ChainWrite: 'ChainWrite',
   GiveawayCreatedEvent: 'GiveawayCreatedEvent',
-  NameserviceSubname: 'NameserviceSubname'
+  NameserviceSubname: 'NameserviceSubname',
+  OperatorGrant: 'OperatorGrant',
+  OperatorAudit: 'OperatorAudit'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -604,6 +606,31 @@ export const NameserviceSubnameScalarFieldEnum = {
 } as const
 
 export type NameserviceSubnameScalarFieldEnum = (typeof NameserviceSubnameScalarFieldEnum)[keyof typeof NameserviceSubnameScalarFieldEnum]
+
+
+export const OperatorGrantScalarFieldEnum = {
+  walletAddress: 'walletAddress',
+  grantedBy: 'grantedBy',
+  grantedAt: 'grantedAt',
+  revokedBy: 'revokedBy',
+  revokedAt: 'revokedAt'
+} as const
+
+export type OperatorGrantScalarFieldEnum = (typeof OperatorGrantScalarFieldEnum)[keyof typeof OperatorGrantScalarFieldEnum]
+
+
+export const OperatorAuditScalarFieldEnum = {
+  id: 'id',
+  actor: 'actor',
+  action: 'action',
+  target: 'target',
+  before: 'before',
+  after: 'after',
+  requestId: 'requestId',
+  at: 'at'
+} as const
+
+export type OperatorAuditScalarFieldEnum = (typeof OperatorAuditScalarFieldEnum)[keyof typeof OperatorAuditScalarFieldEnum]
 
 
 export const SortOrder = {
