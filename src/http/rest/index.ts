@@ -8,6 +8,7 @@ import { giftRoutes } from './gifts';
 import { priceRoutes } from './prices';
 import { healthRoutes } from './health';
 import { questRoutes } from './quests';
+import { questAdminRoutes } from './quests-admin';
 import { addSharedSchemas, documentBearerAuth, documentTransportErrors } from './responses';
 import { usersRoutes } from './users';
 import { socialLinkRoutes } from './social-links';
@@ -26,7 +27,7 @@ export const domainRoutes = {
   operators: [operatorRoutes],
   analytics: [analyticsRoutes],
   blog: [blogRoutes],
-  quests: [questRoutes],
+  quests: [questRoutes, questAdminRoutes],
   users: [usersRoutes, socialLinkRoutes],
   chat: [chatRoutes],
   onramps: [onrampRoutes],
