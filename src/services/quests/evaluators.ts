@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { tableOf, type KindKey } from '../../chain-events/kinds';
 import { normalizeMoveType } from '../../input/move-type';
-import type { TimePeriod } from './model';
+import type { TimePeriod } from './time-period';
 
 /** A coin filter: a Move type, normalized the way the indexer stores `coin_type` (`0x2::sui::SUI` → `0x0…02::sui::SUI`). */
 const coinType = z

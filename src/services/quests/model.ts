@@ -1,17 +1,13 @@
 import { z } from 'zod';
 import { EVALUATORS_TEXT, evaluatorKind, questEvaluator } from './evaluators';
+import { timePeriod } from './time-period';
 
 /**
  * The quest domain's one model: the TypeScript types, the REST JSON schemas (so the OpenAPI
  * document) and the GraphQL descriptions all come from these declarations.
  */
 
-/** UTC periods: days start 00:00 UTC, weeks Monday 00:00 UTC, a one-off quest has one period. */
-export const timePeriod = z.enum(['once', 'daily', 'weekly']);
-export type TimePeriod = z.infer<typeof timePeriod>;
-const PERIOD_STARTS: Record<TimePeriod, string> = { once: '', daily: ' (00:00 UTC)', weekly: ' (Monday 00:00 UTC)' };
-/** `once | daily (00:00 UTC) | weekly (Monday 00:00 UTC)` */
-export const TIME_PERIODS_TEXT = timePeriod.options.map((p) => `${p}${PERIOD_STARTS[p]}`).join(' | ');
+export { TIME_PERIODS_TEXT, timePeriod, type TimePeriod } from './time-period';
 
 /**
  * How a status is computed. `indexed`: from `quest_progress`, kept current by the domain's hook
