@@ -1,9 +1,10 @@
-// npm run bench:footprint [-- --runs 5]
+// npx tsx bench/api-footprint.ts [--runs 5]
 // The API process's start time and memory on the embedded defaults (PGlite in a temporary
 // DATA_DIR, in-process store, generated development secrets): `src/main.ts --role api` spawned
 // as `npm start` runs it, timed from spawn to its "started" log line (listening) and to
-// `/api/health/ready` answering 200, then its VmRSS once ready and idle for 2 s, and its peak
-// (VmHWM). The first start (creating and migrating the database) is not counted; each figure
+// `/api/health/ready` answering 200 (wall clock, and the CPU time the process had used by then:
+// steadier than the wall clock on a shared machine), then its VmRSS once ready and idle for 2 s,
+// and its peak (VmHWM). The first start (creating and migrating the database) is not counted; each figure
 // is the median of the runs after it. Figures in docs/performance.md (API process footprint).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -29,9 +30,16 @@ function freePort(): Promise<number> {
 
 const kib = (pid: number, field: 'VmRSS' | 'VmHWM'): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
+/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat (clock ticks of 1/100 s on Linux). */
+const cpuSeconds = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+
 interface Sample {
   listenMs: number;
   readyMs: number;
+  readyCpuS: number;
   rssMiB: number;
   peakMiB: number;
 }
@@ -59,8 +67,9 @@ async function once(dataDir: string): Promise<Sample> {
       await new Promise((r) => setTimeout(r, 20));
     }
     const readyMs = performance.now() - started;
+    const readyCpuS = cpuSeconds(child.pid!);
     await new Promise((r) => setTimeout(r, 2000));
-    return { listenMs, readyMs, rssMiB: kib(child.pid!, 'VmRSS'), peakMiB: kib(child.pid!, 'VmHWM') };
+    return { listenMs, readyMs, readyCpuS, rssMiB: kib(child.pid!, 'VmRSS'), peakMiB: kib(child.pid!, 'VmHWM') };
   } finally {
     child.kill('SIGTERM');
     await exited;
@@ -76,10 +85,10 @@ try {
   for (let i = 0; i < runs; i++) {
     const s = await once(dataDir);
     samples.push(s);
-    console.log(`run ${i + 1}: listening ${Math.round(s.listenMs)} ms, ready ${Math.round(s.readyMs)} ms, RSS ${s.rssMiB.toFixed(0)} MiB, peak ${s.peakMiB.toFixed(0)} MiB`);
+    console.log(`run ${i + 1}: listening ${Math.round(s.listenMs)} ms, ready ${Math.round(s.readyMs)} ms (${s.readyCpuS.toFixed(1)} s CPU), RSS ${s.rssMiB.toFixed(0)} MiB, peak ${s.peakMiB.toFixed(0)} MiB`);
   }
   const m = (k: keyof Sample) => median(samples.map((s) => s[k]));
-  console.log(`median of ${runs}: listening ${Math.round(m('listenMs'))} ms, ready ${Math.round(m('readyMs'))} ms, RSS ${m('rssMiB').toFixed(0)} MiB, peak ${m('peakMiB').toFixed(0)} MiB`);
+  console.log(`median of ${runs}: listening ${Math.round(m('listenMs'))} ms, ready ${Math.round(m('readyMs'))} ms (${m('readyCpuS').toFixed(1)} s CPU), RSS ${m('rssMiB').toFixed(0)} MiB, peak ${m('peakMiB').toFixed(0)} MiB`);
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }

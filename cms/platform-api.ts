@@ -15,7 +15,8 @@ const NO_STORE = { 'cache-control': 'no-store' }
 
 const intParam = (url: URL, name: string): number | undefined => {
   const v = url.searchParams.get(name)
-  return v !== null && /^\d{1,9}$/.test(v) ? Number(v) : undefined
+  // Any integer, as GraphQL passes it: listPublishedPosts clamps (a negative limit is 1, 0 is the default).
+  return v !== null && /^-?\d{1,10}$/.test(v) ? Number(v) : undefined
 }
 
 /** `GET …/published-posts/?page=&limit=`: one page of published posts, newest first (limit clamped to 1–100). */
