@@ -1,10 +1,11 @@
 /**
  * The operators' chain-write routes (/api/admin/chain-writes and their GraphQL twins) against the
  * fixture chain, api + jobs in this process: 401 without a token, 403 for a wallet without the
- * role, VALIDATION_FAILED with field details, 404 for an unknown write; 100 parallel retries of
- * one failed write (REST and GraphQL mixed) queue it once: one 200, 99 × 409, one audit row, one
- * transaction sent; a queued write is cancelled and never sent, a submitted one cannot be (409);
- * a write failed past its retries is in the list and in /metrics, as is the oldest pending write.
+ * role and after revocation, VALIDATION_FAILED with field details, 404 for an unknown write; 100
+ * parallel retries of one failed write (REST and GraphQL, two replicas) queue it once: one 200,
+ * 99 × 409, one audit row, one transaction sent; a queued write is cancelled and never sent, a
+ * submitted one cannot be (409); a write failed past its retries is in the list and in /metrics,
+ * as is the oldest pending write.
  */
 import { randomBytes } from 'node:crypto';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
@@ -18,31 +19,34 @@ import { until } from '../helpers/until';
 
 const OPERATOR = `0x${randomBytes(32).toString('hex')}`;
 const OPERATOR_TOKEN = randomBytes(24).toString('hex');
+const STORE_PREFIX = `chain-writes-${randomBytes(4).toString('hex')}`;
 const backend = new Ed25519Keypair();
 let chain: SuiChainFixture;
 let api: TestApi;
+/** A second API replica on the same database (no writer): parallel retries reach both. */
+let replica: TestApi;
+
+const env = (): Record<string, string> => ({
+  'CHAIN.SUI_URL': chain.graphqlUrl,
+  'CHAIN.SUI_TRANSPORT': 'graphql',
+  'CHAIN.BACKEND_WALLET_PRIVATE_KEY': backend.getSecretKey(),
+  PLATFORM_PACKAGE_ID: chain.packageId,
+  'CHAIN.WRITE_TIMEOUT_MS': '5000',
+  'CHAIN.WRITE_MAX_ATTEMPTS': '2',
+  'CHAIN.WRITE_BACKOFF_BASE_MS': '20',
+  'CHAIN.WRITE_BACKOFF_MAX_MS': '50',
+  'CHAIN.GIVEAWAY_AUTO_SETTLEMENT_DISABLED': 'true',
+  'HTTP.RATE_LIMIT_MAX': '10000',
+  INDEXER_DISABLED: 'true',
+  OPERATOR_WALLETS: OPERATOR,
+  OPERATOR_TOKEN,
+});
 
 beforeAll(async () => {
   chain = await startSuiChainFixture({ events: 10 });
   chain.writes.fund(backend.toSuiAddress());
-  api = await startApi({
-    roles: ['api', 'jobs'],
-    env: {
-      'CHAIN.SUI_URL': chain.graphqlUrl,
-      'CHAIN.SUI_TRANSPORT': 'graphql',
-      'CHAIN.BACKEND_WALLET_PRIVATE_KEY': backend.getSecretKey(),
-      PLATFORM_PACKAGE_ID: chain.packageId,
-      'CHAIN.WRITE_TIMEOUT_MS': '5000',
-      'CHAIN.WRITE_MAX_ATTEMPTS': '2',
-      'CHAIN.WRITE_BACKOFF_BASE_MS': '20',
-      'CHAIN.WRITE_BACKOFF_MAX_MS': '50',
-      'CHAIN.GIVEAWAY_AUTO_SETTLEMENT_DISABLED': 'true',
-      'HTTP.RATE_LIMIT_MAX': '10000',
-      INDEXER_DISABLED: 'true',
-      OPERATOR_WALLETS: OPERATOR,
-      OPERATOR_TOKEN,
-    },
-  });
+  api = await startApi({ roles: ['api', 'jobs'], storePrefix: STORE_PREFIX, env: env() });
+  replica = await startApi({ db: api.db, storePrefix: STORE_PREFIX, env: env() });
 }, 120_000);
 
 afterEach(() => {
@@ -51,6 +55,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
+  await replica?.close();
   await api?.close();
   await chain?.close();
 });
@@ -113,6 +118,26 @@ describe('operator access and input', () => {
     await finished(id);
   });
 
+  it('admits a granted operator wallet and refuses it (403) at once after revocation', async () => {
+    const grantee = newWallet();
+    expect((await fetch(`${api.url}/api/admin/operators`, { method: 'POST', headers: { ...operator(), 'content-type': 'application/json' }, body: JSON.stringify({ wallet: grantee }) })).status).toBe(200);
+    expect((await call('GET', '/api/admin/chain-writes', bearer(grantee))).status).toBe(200);
+    expect((await call('DELETE', `/api/admin/operators/${grantee}`, operator())).status).toBe(200);
+    const { id } = await write();
+    for (const [method, path] of [
+      ['GET', '/api/admin/chain-writes'],
+      ['GET', `/api/admin/chain-writes/${id}`],
+      ['POST', `/api/admin/chain-writes/${id}/retry`],
+      ['POST', `/api/admin/chain-writes/${id}/cancel`],
+    ] as const) {
+      const revoked = await call(method, path, bearer(grantee));
+      expect(revoked.status, `${method} ${path}`).toBe(403);
+      expect(revoked.body.error.code).toBe('FORBIDDEN');
+    }
+    expect((await gql(api.url, RetryChainWriteDocument, { id }, bearer(grantee))).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    await finished(id);
+  });
+
   it('refuses bad input with field details (400) and an unknown write (404), on REST and GraphQL', async () => {
     const bad = [
       ['GET', '/api/admin/chain-writes?status=pending', '/status'],
@@ -144,7 +169,7 @@ describe('operator access and input', () => {
 });
 
 describe('retry', () => {
-  it('queues a failed write once for 100 parallel retries (REST and GraphQL): one 200, 409 for the rest, one audit row, one transaction sent', async () => {
+  it('queues a failed write once for 100 parallel retries (REST and GraphQL, two replicas): one 200, 409 for the rest, one audit row, one transaction sent', async () => {
     const { id, giveawayId } = await write();
     chain.writes.switches.failNext = 1;
     const failed = await finished(id);
@@ -153,11 +178,14 @@ describe('retry', () => {
 
     const answers = await Promise.all(
       Array.from({ length: 100 }, async (_, i) => {
+        const url = i % 4 < 2 ? api.url : replica.url;
         if (i % 2) {
-          const res = await call('POST', `/api/admin/chain-writes/${id}/retry`, operator());
-          return { ok: res.status === 200, status: res.status, code: res.body.error?.code, writeStatus: res.body.status ?? res.body.error?.details?.status };
+          const res = await fetch(`${url}/api/admin/chain-writes/${id}/retry`, { method: 'POST', headers: operator() });
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a write or an error
+          const body = (await res.json()) as Record<string, any>;
+          return { ok: res.status === 200, status: res.status, code: body.error?.code, writeStatus: body.status ?? body.error?.details?.status };
         }
-        const res = await gql(api.url, RetryChainWriteDocument, { id }, operator());
+        const res = await gql(url, RetryChainWriteDocument, { id }, operator());
         const error = res.body.errors?.[0];
         return { ok: !error, status: error ? 409 : 200, code: error?.extensions?.code, writeStatus: res.body.data?.retryChainWrite.status ?? (error?.extensions?.details as { status?: string })?.status };
       }),
