@@ -93,6 +93,9 @@ export async function buildDist(opts: DistOptions = {}): Promise<{ ms: number }>
     // Chunks keep what src/ loads lazily (the runtime after the configuration check, the CMS, the
     // roles) out of start-up: their packages load only when a chunk is imported.
     splitting: true,
+    // Class and function names as tsx keeps them in development and tests: type-graphql names
+    // GraphQL types after their classes, and the bundle's scope may rename a class that collides.
+    keepNames: true,
     sourcemap: 'linked',
     sourcesContent: false,
     // scripts/start-cluster.ts starts its replicas from dist/main.js when it runs built itself.
