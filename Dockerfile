@@ -17,6 +17,8 @@ COPY . .
 # scripts/prisma.ts points PRISMA_SCHEMA_ENGINE_BINARY at our WASM-backed shim, so `generate` never
 # downloads a native engine; at run time Prisma 7 needs none (driver adapter @prisma/adapter-pg).
 RUN npm run prisma -- generate
+# dist/: every role's process as bundled JavaScript with source maps (scripts/build.ts).
+RUN npm run build
 # blog:build = import map, blog migrations, next build. The migrations here run against a throwaway
 # SQLite database (BLOG_DATABASE_URL unset, DATA_DIR in /tmp) so the build can open Payload; the real
 # blog database is migrated when the blog role starts. The build-time PAYLOAD_SECRET is a development one
@@ -34,6 +36,8 @@ ENV NODE_ENV=production \
     DATA_DIR=/app/.data
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json /app/tsconfig.json /app/prisma.config.ts ./
+COPY --from=build /app/dist ./dist
+# The sources stay: the blog process (scripts/blog-serve.ts) and the operator scripts run them under tsx.
 COPY --from=build /app/src ./src
 COPY --from=build /app/schema ./schema
 COPY --from=build /app/scripts ./scripts
@@ -43,6 +47,7 @@ RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
 # api (GENERAL.PORT), blog (BLOG_PORT), jobs/indexer health (HEALTH_PORT in compose.yaml)
 EXPOSE 3000 3001 9101
-# Node itself as the entry (not npm/tsx wrappers), so SIGTERM reaches the runtime's drain directly.
-ENTRYPOINT ["node", "--import", "tsx", "src/main.ts"]
+# Node itself as the entry (not npm), so SIGTERM reaches the runtime's drain directly; the built
+# JavaScript, with stack traces naming the .ts lines.
+ENTRYPOINT ["node", "--enable-source-maps", "dist/main.js"]
 CMD ["--role", "api"]

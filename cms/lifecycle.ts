@@ -66,12 +66,13 @@ type Migrations = NonNullable<NonNullable<Parameters<Payload['db']['migrate']>[0
 
 /**
  * The committed migrations of the configured database, loaded through the module system
- * (Payload's own loader imports the .ts files natively, which fails under vitest).
+ * (Payload's own loader imports the .ts files natively, which fails under vitest). A template
+ * literal: esbuild bundles every file it can match (the API's dist/ build, scripts/build.ts),
+ * while tsc does not follow it into the migrations.
  */
 export async function blogMigrations(payload: Payload): Promise<Migrations> {
   const kind = payload.db.name === 'postgres' ? 'postgres' : 'sqlite'
-  const specifier = `./migrations/${kind}/index`
-  const mod = (await import(/* @vite-ignore */ specifier)) as { migrations: Migrations }
+  const mod = (await import(/* @vite-ignore */ `./migrations/${kind}/index.ts`)) as { migrations: Migrations }
   return mod.migrations
 }
 

