@@ -9,6 +9,7 @@ import { BlogResolver } from './blog';
 import { ChatResolver } from './chat';
 import { PresenceResolver } from './presence';
 import { GiftsResolver } from './gifts';
+import { GiftAdminResolver } from './gifts-admin';
 import { IndexerResolver } from './indexer';
 import { JobsResolver } from './jobs';
 import { LeaderboardEntryResolver, LeaderboardsResolver } from './leaderboards';
@@ -40,7 +41,7 @@ export const domainResolvers = {
   'welcome-wheel': [WelcomeWheelResolver],
   nameservice: [NameserviceResolver],
   prices: [PricesResolver],
-  gifts: [GiftsResolver],
+  gifts: [GiftsResolver, GiftAdminResolver],
 } as const satisfies ResolversByDomain;
 
 type GraphqlResolverClass = new (services: Services) => object;

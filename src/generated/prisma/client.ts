@@ -102,6 +102,11 @@ export type GetStashedGift = Prisma.GetStashedGiftModel
  */
 export type GiftDeliveryLimit = Prisma.GiftDeliveryLimitModel
 /**
+ * Model GiftProject
+ * A gift project (campaign of gift URLs), created by an operator; its windows and stash rows carry its name.
+ */
+export type GiftProject = Prisma.GiftProjectModel
+/**
  * Model GiftDeliverySchedule
  * 
  */

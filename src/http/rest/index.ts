@@ -5,6 +5,7 @@ import { authRoutes } from './auth';
 import { blogRoutes } from './blog';
 import { chatRoutes } from './chat';
 import { giftRoutes } from './gifts';
+import { giftAdminRoutes } from './gifts-admin';
 import { priceRoutes } from './prices';
 import { healthRoutes } from './health';
 import { questRoutes } from './quests';
@@ -33,7 +34,7 @@ export const domainRoutes = {
   'welcome-wheel': [welcomeWheelRoutes],
   nameservice: [nameserviceRoutes],
   prices: [priceRoutes],
-  gifts: [giftRoutes],
+  gifts: [giftRoutes, giftAdminRoutes],
 } as const satisfies { [D in DomainName]?: readonly DomainRoutes[] };
 
 /** The `/api` REST shim: one file per domain, each a thin adapter over its service, registered in registry order. */

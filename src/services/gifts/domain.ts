@@ -1,12 +1,14 @@
 import { createIpCheck } from '../../providers/ip-check';
 import { defineDomain } from '../domain';
+import { operatorsDomain } from '../operators';
+import { createGiftAdmin } from './admin';
 import { createGiftService } from './service';
 
 export const giftsDomain = defineDomain({
   name: 'gifts',
   settings: ['gifts'],
-  needs: [],
-  create: ({ config, db, logger, registry }) => ({
+  needs: [operatorsDomain],
+  create: ({ config, db, logger, registry }, { audit }) => ({
     gifts: createGiftService({
       db,
       logger,
@@ -14,5 +16,7 @@ export const giftsDomain = defineDomain({
       ipDailyLimit: config.gifts.ipDailyLimit,
       registry,
     }),
+    /** Projects, windows, quotas and stash as operators run them. */
+    giftAdmin: createGiftAdmin({ db, audit }),
   }),
 });

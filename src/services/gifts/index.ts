@@ -1,3 +1,5 @@
 export * from './metrics';
 export * from './service';
 export * from './domain';
+export { createProjectInput, giftProjectModel, setWindowsInput, stashInput, type GiftProjectSummary } from './model';
+export type { GiftAdmin } from './admin';

@@ -6,9 +6,8 @@ import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
 import type { IpCheck, IpVerdict } from '../../providers/ip-check';
 import { createGiftMetrics } from './metrics';
+import { projectName } from './model';
 
-/** A project (gift campaign) name: lower-case letters, digits, `-` and `_`. */
-const projectName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, { error: 'must be 1–64 of a-z, 0-9, - and _, starting with a letter or digit' });
 export const giftQuery = z.strictObject({ project: projectName });
 const giftUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048);
 
@@ -69,6 +68,8 @@ const quotaExceeded = (project: string, scope: 'project' | 'ip', limit: number) 
 
 /** How long a claim may wait for a pool connection or hold its transaction (the HTTP request limit bounds the rest). */
 const TRANSACTION_LIMITS = { maxWait: 5000, timeout: 5000 };
+/** A stash load is one transaction: all of it or none (a large file takes a while). */
+const STASH_TRANSACTION_LIMITS = { maxWait: 5000, timeout: 120_000 };
 /** URLs per INSERT when loading a stash. */
 const LOAD_CHUNK = 5000;
 
@@ -189,17 +190,30 @@ export function createGiftService(deps: { db: Db; logger: Logger; ipCheck: IpChe
 
     async loadStash(projectInput, urls) {
       const project = parseInput(projectName, projectInput);
-      const parsed = urls.map((url, i) => {
-        const result = giftUrl.safeParse(url);
-        if (!result.success) throw new AppError('VALIDATION_FAILED', `line ${i + 1}: ${result.error.issues[0]?.message ?? 'invalid URL'}`, { line: i + 1 });
-        return result.data;
-      });
-      const unique = [...new Set(parsed)];
-      // Chunks keep each INSERT under PostgreSQL's bind-parameter limit; all of them commit together.
-      const chunks = Array.from({ length: Math.ceil(unique.length / LOAD_CHUNK) }, (_, i) => unique.slice(i * LOAD_CHUNK, (i + 1) * LOAD_CHUNK));
-      const results = await db.prisma.$transaction(chunks.map((chunk) => db.prisma.getStashedGift.createMany({ data: chunk.map((url) => ({ project, url })), skipDuplicates: true })));
-      const added = results.reduce((n, r) => n + r.count, 0);
+      const unique = parseStashUrls(urls);
+      const added = await db.prisma.$transaction((tx) => insertStash(tx, project, unique), STASH_TRANSACTION_LIMITS);
       return { added, skipped: urls.length - added };
     },
   };
+}
+
+/** Checks a stash's URLs (VALIDATION_FAILED naming the first bad line) and drops repeats. */
+export function parseStashUrls(urls: readonly string[]): string[] {
+  const parsed = urls.map((url, i) => {
+    const result = giftUrl.safeParse(url);
+    if (!result.success) throw new AppError('VALIDATION_FAILED', `line ${i + 1}: ${result.error.issues[0]?.message ?? 'invalid URL'}`, { line: i + 1, issues: [{ path: `/urls/${i}`, message: result.error.issues[0]?.message ?? 'invalid URL' }] });
+    return result.data;
+  });
+  return [...new Set(parsed)];
+}
+
+/** Adds URLs to a project's stash inside the caller's transaction; a URL already stashed (any project) is skipped. Answers how many were added. */
+export async function insertStash(tx: Pick<Db['prisma'], 'getStashedGift'>, project: string, urls: readonly string[]): Promise<number> {
+  let added = 0;
+  // Chunks keep each INSERT under PostgreSQL's bind-parameter limit.
+  for (let i = 0; i < urls.length; i += LOAD_CHUNK) {
+    const chunk = urls.slice(i, i + LOAD_CHUNK);
+    added += (await tx.getStashedGift.createMany({ data: chunk.map((url) => ({ project, url })), skipDuplicates: true })).count;
+  }
+  return added;
 }

@@ -409,6 +409,7 @@ export const ModelName = {
   RefreshToken: 'RefreshToken',
   GetStashedGift: 'GetStashedGift',
   GiftDeliveryLimit: 'GiftDeliveryLimit',
+  GiftProject: 'GiftProject',
   GiftDeliverySchedule: 'GiftDeliverySchedule',
   BetResultEvent: 'BetResultEvent',
   PlayerVipExpProgressEvent: 'PlayerVipExpProgressEvent',
@@ -449,7 +450,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "campaign" | "questClaim" | "questProgress" | "loginDay" | "zkLoginAccount" | "profile" | "socialLink" | "emailVerificationToken" | "loginChallenge" | "refreshToken" | "getStashedGift" | "giftDeliveryLimit" | "giftDeliverySchedule" | "betResultEvent" | "playerVipExpProgressEvent" | "dailyStreakClaimedEvent" | "dailyStreakResetEvent" | "referralRewardEvent" | "houseLiquidityEvent" | "secondaryHouseLiquidityEvent" | "cursor" | "referralLeaderboard" | "betLeaderboard" | "weeklyBetLeaderboard" | "xpLeaderboard" | "leaderboardRankBucket" | "opsJobHeartbeat" | "opsJobRun" | "priceSnapshot" | "chatMessage" | "chatReaction" | "welcomeWheelSpin" | "chainWrite" | "giveawayCreatedEvent" | "nameserviceSubname" | "operatorGrant" | "operatorAudit"
+    modelProps: "campaign" | "questClaim" | "questProgress" | "loginDay" | "zkLoginAccount" | "profile" | "socialLink" | "emailVerificationToken" | "loginChallenge" | "refreshToken" | "getStashedGift" | "giftDeliveryLimit" | "giftProject" | "giftDeliverySchedule" | "betResultEvent" | "playerVipExpProgressEvent" | "dailyStreakClaimedEvent" | "dailyStreakResetEvent" | "referralRewardEvent" | "houseLiquidityEvent" | "secondaryHouseLiquidityEvent" | "cursor" | "referralLeaderboard" | "betLeaderboard" | "weeklyBetLeaderboard" | "xpLeaderboard" | "leaderboardRankBucket" | "opsJobHeartbeat" | "opsJobRun" | "priceSnapshot" | "chatMessage" | "chatReaction" | "welcomeWheelSpin" | "chainWrite" | "giveawayCreatedEvent" | "nameserviceSubname" | "operatorGrant" | "operatorAudit"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1338,6 +1339,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.GiftDeliveryLimitCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.GiftDeliveryLimitCountAggregateOutputType> | number
+        }
+      }
+    }
+    GiftProject: {
+      payload: Prisma.$GiftProjectPayload<ExtArgs>
+      fields: Prisma.GiftProjectFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.GiftProjectFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiftProjectPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.GiftProjectFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiftProjectPayload>
+        }
+        findFirst: {
+          args: Prisma.GiftProjectFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiftProjectPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.GiftProjectFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiftProjectPayload>
+        }
+        findMany: {
+          args: Prisma.GiftProjectFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiftProjectPayload>[]
+        }
+        create: {
+          args: Prisma.GiftProjectCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiftProjectPayload>
+        }
+        createMany: {
+          args: Prisma.GiftProjectCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.GiftProjectCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiftProjectPayload>[]
+        }
+        delete: {
+          args: Prisma.GiftProjectDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiftProjectPayload>
+        }
+        update: {
+          args: Prisma.GiftProjectUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiftProjectPayload>
+        }
+        deleteMany: {
+          args: Prisma.GiftProjectDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.GiftProjectUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.GiftProjectUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiftProjectPayload>[]
+        }
+        upsert: {
+          args: Prisma.GiftProjectUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GiftProjectPayload>
+        }
+        aggregate: {
+          args: Prisma.GiftProjectAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateGiftProject>
+        }
+        groupBy: {
+          args: Prisma.GiftProjectGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.GiftProjectGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.GiftProjectCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.GiftProjectCountAggregateOutputType> | number
         }
       }
     }
@@ -3400,6 +3475,16 @@ export const GiftDeliveryLimitScalarFieldEnum = {
 export type GiftDeliveryLimitScalarFieldEnum = (typeof GiftDeliveryLimitScalarFieldEnum)[keyof typeof GiftDeliveryLimitScalarFieldEnum]
 
 
+export const GiftProjectScalarFieldEnum = {
+  name: 'name',
+  title: 'title',
+  createdBy: 'createdBy',
+  createdAt: 'createdAt'
+} as const
+
+export type GiftProjectScalarFieldEnum = (typeof GiftProjectScalarFieldEnum)[keyof typeof GiftProjectScalarFieldEnum]
+
+
 export const GiftDeliveryScheduleScalarFieldEnum = {
   id: 'id',
   project: 'project',
@@ -4092,6 +4177,7 @@ export type GlobalOmitConfig = {
   refreshToken?: Prisma.RefreshTokenOmit
   getStashedGift?: Prisma.GetStashedGiftOmit
   giftDeliveryLimit?: Prisma.GiftDeliveryLimitOmit
+  giftProject?: Prisma.GiftProjectOmit
   giftDeliverySchedule?: Prisma.GiftDeliveryScheduleOmit
   betResultEvent?: Prisma.BetResultEventOmit
   playerVipExpProgressEvent?: Prisma.PlayerVipExpProgressEventOmit

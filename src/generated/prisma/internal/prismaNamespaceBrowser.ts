@@ -63,6 +63,7 @@ export const ModelName = {
   RefreshToken: 'RefreshToken',
   GetStashedGift: 'GetStashedGift',
   GiftDeliveryLimit: 'GiftDeliveryLimit',
+  GiftProject: 'GiftProject',
   GiftDeliverySchedule: 'GiftDeliverySchedule',
   BetResultEvent: 'BetResultEvent',
   PlayerVipExpProgressEvent: 'PlayerVipExpProgressEvent',
@@ -274,6 +275,16 @@ export const GiftDeliveryLimitScalarFieldEnum = {
 } as const
 
 export type GiftDeliveryLimitScalarFieldEnum = (typeof GiftDeliveryLimitScalarFieldEnum)[keyof typeof GiftDeliveryLimitScalarFieldEnum]
+
+
+export const GiftProjectScalarFieldEnum = {
+  name: 'name',
+  title: 'title',
+  createdBy: 'createdBy',
+  createdAt: 'createdAt'
+} as const
+
+export type GiftProjectScalarFieldEnum = (typeof GiftProjectScalarFieldEnum)[keyof typeof GiftProjectScalarFieldEnum]
 
 
 export const GiftDeliveryScheduleScalarFieldEnum = {
