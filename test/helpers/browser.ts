@@ -90,3 +90,22 @@ export async function injectTestWallet(page: Page, keypair: Keypair, opts: TestW
 export async function injectForeignWallet(page: Page, name: string): Promise<void> {
   await page.addInitScript({ content: script({ name, address: '', publicKey: [], chains: [], signer: null }) });
 }
+
+/**
+ * Opens the console (`<apiUrl>/console/`) in a new page with `keypair` as a Wallet Standard test
+ * wallet and signs in with it (the ordinary wallet login). Resolves once the console says who is
+ * signed in.
+ */
+export async function signInToConsole(browser: Browser, apiUrl: string, keypair: Keypair, section = 'operators'): Promise<{ page: Page; problems: string[]; requested: string[] }> {
+  const page = await browser.newPage();
+  const watched = watchPage(page);
+  await injectTestWallet(page, keypair, { name: 'Test Wallet', when: 'before-load' });
+  await page.goto(`${apiUrl}/console/#${section}`);
+  await page.getByRole('button', { name: 'Connect wallet' }).click();
+  await page.getByRole('button', { name: 'Test Wallet', exact: true }).click();
+  await page.getByText('Signed in as').waitFor({ timeout: 15_000 });
+  return { page, ...watched };
+}
+
+/** `2026-01-02T03:04`: what a datetime-local input takes, in UTC (the console reads its times as UTC). */
+export const utcMinute = (at: Date): string => at.toISOString().slice(0, 16);

@@ -1,20 +1,19 @@
 // Gift projects: create one, set its delivery windows (all at once), load URLs into its stash.
-import { button, errorBox, field, form, h, listOf, show, table, toUtcInput, uid, utcInput } from './ui.js';
+import { button, errorBox, field, form, h, listOf, show, table, toUtcInput, uid, utcInput, when } from './ui.js';
 
 /** @param {string} project */
 const path = (project) => `admin/gifts/projects/${encodeURIComponent(project)}`;
-/** A project's name, whichever field the answer uses. @param {any} p */
-const nameOf = (p) => p?.project ?? p?.name ?? p?.slug;
+/** @param {any} p */
+const nameOf = (p) => p?.name;
 
 /**
  * The windows editor: one row per window, rows added and removed here, saved together (PUT).
  * @param {any[]} windows
- * @param {(windows: any[]) => Promise<string>} save
+ * @param {(windows: any[]) => Promise<void>} save
  */
 function windowsEditor(windows, save) {
   const body = h('tbody', {});
   const alert = h('div', { class: 'alert-slot' });
-  const status = h('p', { class: 'status', role: 'status' });
   /** @param {any} [w] */
   const addRow = (w) => {
     const n = body.children.length + 1;
@@ -27,6 +26,8 @@ function windowsEditor(windows, save) {
       h('td', {}, input('Ends (UTC)', { type: 'datetime-local', name: 'endsAt', required: true, value: toUtcInput(w?.endsAt) })),
       h('td', {}, input('Daily quota', { type: 'number', name: 'dailyQuota', min: 0, step: 1, required: true, value: w?.dailyQuota })),
       h('td', {}, input('Enabled', { type: 'checkbox', name: 'enabled', checked: w?.enabled ?? true })),
+      h('td', {}, w ? (w.open ? 'open now' : 'closed') : 'new'),
+      h('td', {}, w ? String(w.delivered ?? 0) : '—'),
       h('td', {}, button('Remove', () => row.remove(), { 'aria-label': `Remove window ${n}` })),
     );
     body.append(row);
@@ -47,7 +48,7 @@ function windowsEditor(windows, save) {
       'table',
       {},
       h('caption', {}, 'Delivery windows'),
-      h('thead', {}, h('tr', {}, ['Starts (UTC)', 'Ends (UTC)', 'Daily quota', 'Enabled', 'Actions'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('thead', {}, h('tr', {}, ['Starts (UTC)', 'Ends (UTC)', 'Daily quota', 'Enabled', 'State', 'Delivered', 'Actions'].map((t) => h('th', { scope: 'col' }, t)))),
       body,
     ),
     h(
@@ -56,16 +57,14 @@ function windowsEditor(windows, save) {
       button('Add window', () => addRow()),
       button('Save windows', async () => {
         show(alert);
-        show(status);
         try {
-          show(status, await save(readRows()));
+          await save(readRows());
         } catch (error) {
           show(alert, errorBox(error));
         }
       }),
     ),
     alert,
-    status,
   );
 }
 
@@ -76,6 +75,8 @@ export default {
   async render(view, { request }) {
     const list = h('div', {}, h('p', {}, 'Loading…'));
     const detail = h('div', {});
+    // Outside the project's panel, which is drawn again after each change.
+    const status = h('p', { class: 'status', role: 'status' });
     /** @type {string | null} */
     let open = null;
     /** @type {any[]} */
@@ -88,6 +89,14 @@ export default {
         table({
           caption: 'Gift projects',
           rows: projects,
+          columns: [
+            { key: 'name', label: 'Project', format: (n) => h('code', {}, n) },
+            { key: 'title', label: 'Title' },
+            { key: 'stash', label: 'Stash left / total', format: (s) => (s ? `${s.left} / ${s.total}` : '—') },
+            { key: 'today', label: 'Today delivered / quota', format: (t) => (t ? `${t.delivered} / ${t.limit}` : '—') },
+            { key: 'windows', label: 'Windows (open now)', format: (w) => (Array.isArray(w) ? `${w.length} (${w.filter((x) => x.open).length})` : '—') },
+            { key: 'createdAt', label: 'Created', format: when },
+          ],
           actions: (p) => button(open === nameOf(p) ? 'Close' : 'Open', () => ((open = open === nameOf(p) ? null : nameOf(p)), renderDetail()), { 'aria-label': `${open === nameOf(p) ? 'Close' : 'Open'} project ${nameOf(p)}` }),
           empty: 'none yet.',
         }),
@@ -106,21 +115,22 @@ export default {
           { 'aria-label': `Project ${name}`, class: 'panel' },
           h('h3', {}, `Project ${name}`),
           windowsEditor(Array.isArray(p.windows) ? p.windows : [], async (windows) => {
+            show(status);
             await request('PUT', `${path(name)}/windows`, { body: { windows } });
             await load();
-            return `Saved ${windows.length} window(s) of ${name}.`;
+            show(status, `Saved ${windows.length} window(s) of ${name}.`);
           }),
           h('h4', {}, 'Load the stash'),
           form({
             label: `Load gift URLs into ${name}`,
             submit: 'Add to stash',
             fields: [field('Gift URLs, one per line', { name: 'urls', as: 'textarea', rows: 5, required: true, hint: 'Absolute http(s) URLs; a URL already stashed is skipped.' })],
-            onSubmit: async (v, formEl) => {
+            onSubmit: async (v) => {
+              show(status);
               const urls = String(v.urls).split(/\s+/).filter(Boolean);
               const answer = await request('POST', `${path(name)}/stash`, { body: { urls } });
-              formEl.reset();
               await load();
-              return answer && typeof answer.added === 'number' ? `Added ${answer.added} URL(s), skipped ${answer.skipped ?? 0}.` : `Sent ${urls.length} URL(s).`;
+              show(status, `Added ${answer.added} URL(s), skipped ${answer.skipped} already stashed.`);
             },
           }),
         ),
@@ -130,18 +140,22 @@ export default {
     show(
       view,
       list,
+      status,
       detail,
       h('h3', {}, 'Create a gift project'),
       form({
         label: 'Create a gift project',
         submit: 'Create project',
-        fields: [field('Project name', { name: 'project', required: true, pattern: '[a-z0-9][a-z0-9_\\-]*', hint: 'Lowercase letters, digits, - and _.' })],
+        fields: [
+          field('Project name', { name: 'name', required: true, pattern: '[a-z0-9][a-z0-9_\\-]*', hint: 'Lowercase letters, digits, - and _; what /api/gift/get?project= names.' }),
+          field('Title', { name: 'title', hint: 'Shown to operators.' }),
+        ],
         onSubmit: async (v, formEl) => {
-          await request('POST', 'admin/gifts/projects', { body: { project: v.project } });
+          const created = await request('POST', 'admin/gifts/projects', { body: { name: v.name, title: v.title } });
           formEl.reset();
-          open = v.project;
+          open = created.name;
           await load();
-          return `Created project ${v.project}.`;
+          return `Created project ${created.name}.`;
         },
       }),
     );

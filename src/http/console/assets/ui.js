@@ -69,6 +69,25 @@ export function field(label, attrs) {
 }
 
 /**
+ * A group of checkboxes read as the array of the checked values (valuesOf).
+ * @param {string} legend
+ * @param {string} name
+ * @param {string[]} options
+ * @param {string[]} checked
+ */
+export function checkboxes(legend, name, options, checked) {
+  return h(
+    'fieldset',
+    { class: 'field group' },
+    h('legend', {}, legend),
+    options.map((option) => {
+      const id = uid(name);
+      return h('span', { class: 'checkbox' }, h('input', { type: 'checkbox', id, name, value: option, 'data-group': '', checked: checked.includes(option) }), h('label', { for: id }, option));
+    }),
+  );
+}
+
+/**
  * A form whose submit runs `onSubmit(values, form)` with the button disabled meanwhile; a thrown
  * error shows in the form's alert, a returned string in its status line.
  * @param {{ label: string, submit: string, fields: unknown[], onSubmit: (values: Record<string, any>, form: HTMLFormElement) => Promise<string | void> }} spec
@@ -130,7 +149,10 @@ export function valuesOf(formEl) {
   const values = {};
   for (const el of /** @type {Iterable<HTMLInputElement>} */ (formEl.elements)) {
     if (!el.name) continue;
-    if (el.type === 'checkbox') values[el.name] = el.checked;
+    if (el.type === 'checkbox' && el.dataset.group !== undefined) {
+      values[el.name] ??= [];
+      if (el.checked) values[el.name].push(el.value);
+    } else if (el.type === 'checkbox') values[el.name] = el.checked;
     else if (el.value.trim() === '') values[el.name] = undefined;
     else if (el.type === 'number') values[el.name] = Number(el.value);
     else values[el.name] = el.value.trim();
