@@ -9,7 +9,7 @@ import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type TestApi } from '../helpers/api';
-import { haveChromium, injectForeignWallet, injectTestWallet, launchChromium, watchPage } from '../helpers/browser';
+import { haveChromium, injectForeignWallet, injectTestWallet, launchChromium, signInToConsole, watchPage } from '../helpers/browser';
 import { until } from '../helpers/until';
 
 const operatorKey = new Ed25519Keypair();
@@ -162,4 +162,56 @@ describe.skipIf(!haveChromium())('the console in headless Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 40_000);
+
+  it('says so at once when the signed-in wallet’s role is revoked', async () => {
+    const granteeKey = new Ed25519Keypair();
+    const grantee = granteeKey.toSuiAddress();
+    const operator = { authorization: `Bearer ${api.services.tokens.signAccess(OPERATOR)}` };
+    expect((await fetch(`${api.url}/api/admin/operators`, { method: 'POST', headers: { ...operator, 'content-type': 'application/json' }, body: JSON.stringify({ wallet: grantee }) })).status).toBe(200);
+    const { page, problems } = await signInToConsole(browser, api.url, granteeKey, 'audit');
+    await page.getByRole('table', { name: 'Operator actions, newest first' }).waitFor();
+    expect((await fetch(`${api.url}/api/admin/operators/${grantee}`, { method: 'DELETE', headers: operator })).status).toBe(200);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const notice = page.locator('#notice').getByRole('alert');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('This wallet is not an operator');
+    expect(await page.getByRole('navigation', { name: 'Sections' }).isVisible()).toBe(false);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 40_000);
+});
+
+describe.skipIf(!haveChromium())('the console with short-lived access tokens', () => {
+  let shortLived: TestApi;
+  let browser: Browser;
+  beforeAll(async () => {
+    shortLived = await startApi({ env: { OPERATOR_WALLETS: OPERATOR, 'AUTH.ACCESS_TTL_SECONDS': '10' } });
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await shortLived?.close();
+  });
+
+  it('refreshes the token before calls, once for calls made together (a refresh token is single use)', async () => {
+    const { page, problems } = await signInToConsole(browser, shortLived.url, operatorKey, 'operators');
+    const refreshes: number[] = [];
+    page.on('response', (r) => {
+      if (r.url().endsWith('/api/auth/refresh')) refreshes.push(r.status());
+    });
+    await page.getByRole('table', { name: 'Operator wallets' }).waitFor();
+    // The moderation section loads its reports and its bans at once: both wait for one refresh.
+    await page.getByRole('link', { name: 'Moderation' }).click();
+    await page.getByRole('heading', { name: 'Bans' }).waitFor();
+    await until(() => refreshes.length >= 2, 'a refresh for the moderation section');
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    // No operator action on this server yet: the log says so.
+    await page.getByText('Operator actions, newest first: no operator action yet.').waitFor();
+    expect(refreshes.length).toBeGreaterThanOrEqual(3);
+    // Never a spent refresh token (REFRESH_TOKEN_REUSED would revoke the login and sign out).
+    expect(refreshes.every((s) => s === 200)).toBe(true);
+    expect(await page.getByText('Signed in as').isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

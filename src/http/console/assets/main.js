@@ -44,7 +44,7 @@ const ctx = {
       return await session.request(method, path, opts);
     } catch (error) {
       // Revoked while signed in: every section says so, not only the form that asked.
-      if (error instanceof ApiError && error.status === 403 && role !== 'not-operator') {
+      if (error instanceof ApiError && error.code === 'FORBIDDEN' && role !== 'not-operator') {
         role = 'not-operator';
         renderShell();
       }
@@ -192,7 +192,7 @@ async function render() {
       await session.request('GET', 'admin/operators');
       role = 'operator';
     } catch (error) {
-      if (error instanceof ApiError && error.status === 403) role = 'not-operator';
+      if (error instanceof ApiError && error.code === 'FORBIDDEN') role = 'not-operator';
       else if (session.who()) {
         renderShell();
         show(viewEl, errorBox(error));
