@@ -96,14 +96,19 @@ describe('live actives', () => {
 });
 
 describe('operator cache routes', () => {
-  it('refuse callers without the operator token', async () => {
-    const callers: Array<Record<string, string>> = [{}, { authorization: 'Bearer wrong-token' }, { authorization: `Bearer ${api.services.tokens.signAccess(`0x${'a'.repeat(64)}`)}` }, { authorization: OPERATOR_TOKEN }];
-    for (const headers of callers) {
+  it('refuse callers without the operator token or an operator wallet', async () => {
+    const callers: Array<[Record<string, string>, number, string]> = [
+      [{}, 401, 'UNAUTHENTICATED'],
+      [{ authorization: 'Bearer wrong-token' }, 401, 'TOKEN_INVALID'],
+      [{ authorization: OPERATOR_TOKEN }, 401, 'TOKEN_INVALID'],
+      [{ authorization: `Bearer ${api.services.tokens.signAccess(`0x${'a'.repeat(64)}`)}` }, 403, 'FORBIDDEN'],
+    ];
+    for (const [headers, status, code] of callers) {
       const stats = await get('/api/stats/cache', headers);
-      expect(stats.status).toBe(401);
-      expect(stats.body.error.code).toBe('UNAUTHENTICATED');
+      expect(stats.status).toBe(status);
+      expect(stats.body.error.code).toBe(code);
       const cleared = await fetch(`${api.url}/api/stats/cache/clear`, { method: 'POST', headers });
-      expect(cleared.status).toBe(401);
+      expect(cleared.status).toBe(status);
     }
   });
 

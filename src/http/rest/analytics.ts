@@ -166,11 +166,9 @@ async function analyticsFeedRoutes(app: FastifyInstance, services: Services): Pr
     );
   }
 
-  const operatorOnly = {
-    // The Authorization header carries the operator token, not an access token: any other value is UNAUTHENTICATED here.
-    config: { skipAuth: true, access: 'operator' },
-  } as const;
-  const operatorErrors = errorResponses(['UNAUTHENTICATED', ...COMMON_ERRORS]);
+  // An operator wallet's access token or OPERATOR_TOKEN, as on every /api/admin route.
+  const operatorOnly = { config: { access: 'operator' } } as const;
+  const operatorErrors = errorResponses(['UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'FORBIDDEN', ...COMMON_ERRORS]);
   app.get(
     '/stats/cache',
     {
@@ -179,7 +177,7 @@ async function analyticsFeedRoutes(app: FastifyInstance, services: Services): Pr
         tags: ['operator'],
         operationId: 'statsCache',
         summary: "Cache counters of this process (leaderboards) and the shared live-actives entry (operator token)",
-        security: [{ operatorToken: [] }],
+        security: [{ bearerAuth: [] }, { operatorToken: [] }],
         response: { 200: cacheStatsSchema, ...operatorErrors },
       },
     },
@@ -194,7 +192,7 @@ async function analyticsFeedRoutes(app: FastifyInstance, services: Services): Pr
         tags: ['operator'],
         operationId: 'statsCacheClear',
         summary: "Drop the live-actives entry and every replica's leaderboard cache (operator token)",
-        security: [{ operatorToken: [] }],
+        security: [{ bearerAuth: [] }, { operatorToken: [] }],
         body: { type: 'object', additionalProperties: false, properties: {}, description: 'Empty (or no body)' },
         response: {
           200: { type: 'object', required: ['cleared'], properties: { cleared: { type: 'array', items: modelSchema(analyticsCache) } } },
