@@ -50,7 +50,7 @@ async function serve(): Promise<void> {
     db,
     admission: false,
     listen: { port: 0, host: '127.0.0.1' },
-    caps: { perService: many, perIp: many, perWallet: many },
+    caps: { perService: many, perIp: many, perWallet: many, eventsPerService: many, eventsPerIp: many, eventsPerWallet: many },
   });
   process.stdout.write(`READY ${new URL(runtime.url!).port}\n`);
   process.once('SIGTERM', async () => {

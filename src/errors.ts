@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   /** A signed social login payload older than its accepted age. */
   SOCIAL_PAYLOAD_EXPIRED: 400,
   FORBIDDEN: 403,
+  /** A wallet barred from chat writes by an operator (src/services/chat/moderation.ts); `details.until` (null: until lifted). */
+  CHAT_BANNED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   /** Chat messages, reactions and typing are created only on a websocket (graphql-ws or Socket.IO), never over HTTP. */

@@ -115,15 +115,19 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       reactionsPerWindow: s['CHAT.REACTION_RATE_LIMIT_MAX'],
       windowMs: s['CHAT.RATE_LIMIT_WINDOW_MS'],
       typingDebounceMs: s['CHAT.TYPING_DEBOUNCE_MS'],
+      reportsPerWindow: s['CHAT.REPORT_RATE_LIMIT_MAX'],
       historyRetentionDays: s['CHAT.HISTORY_RETENTION_DAYS'],
     },
-    /** Websocket gateway caps (WEBSOCKET.*): connections per service, IP and wallet; events per connection. */
+    /** Websocket gateway caps (WEBSOCKET.*): connections per service, IP and wallet; events per connection, and per service, IP and wallet. */
     websocket: {
       perService: s['WEBSOCKET.CONNECTIONS_MAX'],
       perIp: s['WEBSOCKET.CONNECTIONS_PER_IP_MAX'],
       perWallet: s['WEBSOCKET.CONNECTIONS_PER_WALLET_MAX'],
       eventsPerWindow: s['WEBSOCKET.EVENT_RATE_LIMIT_MAX'],
       eventWindowMs: s['WEBSOCKET.EVENT_RATE_LIMIT_WINDOW_MS'],
+      eventsPerIp: s['WEBSOCKET.EVENT_RATE_LIMIT_PER_IP_MAX'],
+      eventsPerWallet: s['WEBSOCKET.EVENT_RATE_LIMIT_PER_WALLET_MAX'],
+      eventsPerService: s['WEBSOCKET.EVENT_RATE_LIMIT_SERVICE_MAX'],
       abuseFactor: s['WEBSOCKET.EVENT_ABUSE_FACTOR'],
       maxEventBytes: s['WEBSOCKET.EVENT_MAX_BYTES'],
       maxPayloadBytes: s['WEBSOCKET.PAYLOAD_MAX_BYTES'],

@@ -1,6 +1,6 @@
 import { AppError } from '../errors';
 import type { SharedStore } from '../store';
-import { chargeRate, rateLimited, type RateCharge, type RateLimit } from '../store/rate-limit';
+import { chargeRate, isOverLimit, rateLimited, type RateCharge, type RateLimit } from '../store/rate-limit';
 
 /**
  * The edge's rate limits, the same for HTTP, graphql-ws and Socket.IO. Both build on the one
@@ -67,5 +67,65 @@ export function createEventMeter(limits: EventLimits, now: () => number = Date.n
       const message = `Too many events: limit is ${limits.eventsPerWindow} per ${limits.eventWindowMs / 1000} s per connection`;
       return rateLimited(message, 'connection', windowStart + limits.eventWindowMs - now());
     },
+  };
+}
+
+/** What all connections of one IP, of one wallet and of the whole gateway may send together per window (WEBSOCKET.EVENT_RATE_LIMIT_*). */
+export interface SharedEventLimits {
+  eventsPerService: number;
+  eventsPerIp: number;
+  eventsPerWallet: number;
+  eventWindowMs: number;
+}
+
+/** The identities a connection's events are charged to: the gateway (id ''), its client IP, its verified wallet. */
+export type EventScope = 'service' | 'ip' | 'wallet';
+
+const PER: Record<EventScope, string> = { service: 'for the whole service', ip: 'per IP', wallet: 'per wallet' };
+
+/**
+ * The event caps per service, IP and wallet, counted in the shared store so that every replica and
+ * both transports draw on one budget (the per-connection meter above stays in process). One
+ * charge per event and scope, coalesced per busy key by the store; the refusal is `RATE_LIMITED`
+ * with `details.scope` `events-service` / `events-ip` / `events-wallet`.
+ */
+export function createSharedEventCaps(store: Pick<SharedStore, 'hit'>, limits: SharedEventLimits) {
+  const maxOf: Record<EventScope, number> = { service: limits.eventsPerService, ip: limits.eventsPerIp, wallet: limits.eventsPerWallet };
+  const key = (scope: EventScope, id: string) => (scope === 'service' ? 'ws:events:service' : `ws:events:${scope}:${id}`);
+  return {
+    /** Charges one event to each scope; the refusal of the scope whose window ends last among those over, else null. */
+    async charge(scopes: ReadonlyArray<readonly [EventScope, string]>): Promise<AppError | null> {
+      const charges = await Promise.all(scopes.map(([scope, id]) => chargeRate(store, key(scope, id), { max: maxOf[scope], windowMs: limits.eventWindowMs })));
+      let refused = -1;
+      charges.forEach((c, i) => {
+        if (isOverLimit(c) && (refused < 0 || c.resetMs > charges[refused].resetMs)) refused = i;
+      });
+      if (refused < 0) return null;
+      const [scope] = scopes[refused];
+      const charge = charges[refused];
+      return rateLimited(`Too many events: limit is ${charge.limit} per ${limits.eventWindowMs / 1000} s ${PER[scope]}`, `events-${scope}`, charge.resetMs);
+    },
+  };
+}
+
+/**
+ * Admits a connection's events in arrival order although each waits on its shared-store charge:
+ * `admit(charge, deliver)` calls `deliver(refusal | null)` once this charge and every earlier
+ * one have settled, so a later message (a graphql-ws `complete`, a second chat message) never
+ * overtakes an earlier one. Only the admission is ordered; what `deliver` starts runs concurrently.
+ */
+export function createOrderedAdmission(onError: (err: unknown) => void) {
+  let previous: Promise<unknown> = Promise.resolve();
+  return (charge: Promise<AppError | null> | null, deliver: (refusal: AppError | null) => void): void => {
+    const settled = previous.then(() => charge).then(
+      (refusal) => refusal,
+      (err: unknown) => {
+        // the store failed (not an outage, which the store absorbs): the event is admitted
+        onError(err);
+        return null;
+      },
+    );
+    previous = settled;
+    void settled.then(deliver);
   };
 }

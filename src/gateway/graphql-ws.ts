@@ -4,7 +4,7 @@ import { CloseCode, makeServer } from 'graphql-ws';
 import type { ExecutionArgs, ExecutionResult, GraphQLError } from 'graphql';
 import type { WebSocket } from 'ws';
 import { AppError } from '../errors';
-import { createEventMeter } from '../edge/rate-limit';
+import { createEventMeter, createOrderedAdmission, createSharedEventCaps } from '../edge/rate-limit';
 import { toWireError } from '../edge/wire-error';
 import type { Logger } from '../observability/logger';
 import { connectionParamsAuthorization, type CallerClaims, type CallerReader } from '../edge/caller';
@@ -57,6 +57,7 @@ export const GATEWAY_CLOSE = { TooManyConnections: 4429, TooManyMessages: 4430 }
  */
 export function createGraphqlWsGateway(opts: GatewayOptions) {
   const leases = createConnectionLeases(opts.store, opts.caps);
+  const eventCaps = createSharedEventCaps(opts.store, opts.caps);
   const { policy } = opts;
   const format = (errors: readonly GraphQLError[]) => errors.map((e) => policy.formatError(e.toJSON(), e));
   const finish = (extra: ConnectionExtra, id: string) => {
@@ -148,6 +149,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
     const extra = (request as unknown as { wsAdmission: ConnectionExtra }).wsAdmission;
     extra.socket = socket;
     const meter = createEventMeter(opts.caps);
+    const admit = createOrderedAdmission((err) => opts.logger.warn({ err }, 'graphql-ws: event cap charge failed; event admitted'));
     opts.metrics.connections.inc({ transport: 'graphql-ws' });
     const unhold = leases.hold(extra.connId, extra.scopes);
     const closed = server.opened(
@@ -160,7 +162,7 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
           }),
         close: (code, reason) => socket.close(code, reason),
         onMessage: (cb) =>
-          socket.on('message', async (data) => {
+          socket.on('message', (data) => {
             const text = String(data);
             const operation = subscribeId(text);
             const verdict = meter.judge(Buffer.byteLength(text), operation !== null);
@@ -170,17 +172,19 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
               opts.metrics.refusals.inc({ transport: 'graphql-ws', reason: 'abuse' });
               return socket.close(GATEWAY_CLOSE.TooManyMessages, 'Too many messages');
             }
-            if (verdict !== 'accept' && operation !== null) {
-              // Refused alone: an `error` for this operation; the connection's other subscriptions go on.
-              const { code, message, details } = toWireError(meter.refusal(verdict)).error;
+            // Refused alone: an `error` for this operation; the connection's other subscriptions go on.
+            const refuse = (id: string, refusal: AppError) => {
+              const { code, message, details } = toWireError(refusal).error;
               opts.metrics.refusals.inc({ transport: 'graphql-ws', reason: code });
-              return socket.send(JSON.stringify({ type: 'error', id: operation, payload: [{ message, extensions: { code, details } }] }));
-            }
-            try {
-              await cb(text);
-            } catch (err) {
-              socket.close(...closeOfRefusal(err));
-            }
+              socket.send(JSON.stringify({ type: 'error', id, payload: [{ message, extensions: { code, details } }] }));
+            };
+            if (verdict !== 'accept' && operation !== null) return refuse(operation, meter.refusal(verdict));
+            // operations are also charged to the caps per service, IP and wallet (shared store); messages keep their order
+            admit(operation !== null ? eventCaps.charge(extra.scopes) : null, (refusal) => {
+              if (socket.readyState !== socket.OPEN) return;
+              if (refusal && operation !== null) return refuse(operation, refusal);
+              cb(text).catch((err: unknown) => socket.close(...closeOfRefusal(err)));
+            });
           }),
       },
       extra,

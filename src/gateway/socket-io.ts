@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RedisOptions } from 'ioredis';
 import { Server, type DefaultEventsMap } from 'socket.io';
 import { AppError, isAppError } from '../errors';
-import { createEventMeter } from '../edge/rate-limit';
+import { createEventMeter, createOrderedAdmission, createSharedEventCaps } from '../edge/rate-limit';
 import { toWireError } from '../edge/wire-error';
 import type { Logger } from '../observability/logger';
 import type { Services } from '../services';
@@ -44,8 +44,21 @@ interface SocketData {
 
 type Ack = (reply: Record<string, unknown>) => void;
 
-const EVENT_NAMES: Record<RoomEvent['type'], string> = { message: 'chat:message', reaction: 'chat:reaction', typing: 'typing', presence: 'presence' };
-const payloadOf = (e: RoomEvent) => (e.type === 'message' ? e.message : e.type === 'reaction' ? e.reaction : e.type === 'typing' ? e.typing : e.presence);
+const EVENT_NAMES: Record<RoomEvent['type'], string> = { message: 'chat:message', removed: 'chat:removed', reaction: 'chat:reaction', typing: 'typing', presence: 'presence' };
+const payloadOf = (e: RoomEvent) => {
+  switch (e.type) {
+    case 'message':
+      return e.message;
+    case 'removed':
+      return e.removed;
+    case 'reaction':
+      return e.reaction;
+    case 'typing':
+      return e.typing;
+    case 'presence':
+      return e.presence;
+  }
+};
 const ioRoom = (room: string) => `chat:${room}`;
 
 /**
@@ -59,6 +72,7 @@ const ioRoom = (room: string) => `chat:${room}`;
 export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps): Promise<Server> {
   const { services, caps, logger } = deps;
   const leases = createConnectionLeases(deps.store, caps);
+  const eventCaps = createSharedEventCaps(deps.store, caps);
   const clientIp = trustedClientIp(deps.http.trustedProxyCidrs);
   const accessRule = createAccessRule(services.operators);
   let draining = false;
@@ -120,6 +134,7 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
     const { connId, auth, scopes, rooms } = socket.data;
     const caller = { wallet: auth?.wallet ?? null, transport: 'websocket' as const };
     const meter = createEventMeter(caps);
+    const admit = createOrderedAdmission((err) => logger.warn({ err }, 'socket.io: event cap charge failed; event admitted'));
     deps.metrics.connections.inc({ transport: 'socket.io' });
     const unhold = leases.hold(connId, scopes);
     void services.presence.connect(connId, caller.wallet).catch((err: unknown) => logger.warn({ err }, 'socket.io: presence connect failed'));
@@ -127,16 +142,26 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
     socket.use((packet, next) => {
       const ack = packet.length > 1 && typeof packet[packet.length - 1] === 'function' ? (packet[packet.length - 1] as Ack) : undefined;
       const verdict = meter.judge(Buffer.byteLength(JSON.stringify(packet.slice(1, ack ? -1 : undefined))));
-      if (verdict === 'accept') return next();
       // packets already received keep arriving after the disconnect: nothing more is counted or answered
       if (!socket.connected) return;
+      const refuse = (refusal: AppError) => {
+        const { error } = toWireError(refusal);
+        deps.metrics.refusals.inc({ transport: 'socket.io', reason: error.code });
+        ack?.({ ok: false, error });
+      };
+      if (verdict === 'accept') {
+        // also charged to the caps per service, IP and wallet (shared store); packets keep their order
+        return admit(eventCaps.charge(scopes), (refusal) => {
+          if (!socket.connected) return;
+          if (refusal) return refuse(refusal);
+          next();
+        });
+      }
       if (verdict === 'abuse') {
         deps.metrics.refusals.inc({ transport: 'socket.io', reason: 'abuse' });
         return void socket.disconnect(true);
       }
-      const { error } = toWireError(meter.refusal(verdict));
-      deps.metrics.refusals.inc({ transport: 'socket.io', reason: error.code });
-      ack?.({ ok: false, error });
+      refuse(meter.refusal(verdict));
     });
 
     const on = (event: string, run: (payload: unknown) => Promise<Record<string, unknown>>) =>

@@ -2,7 +2,7 @@ import { Arg, Ctx, Field, GraphQLISODateTime, ID, Int, Mutation, ObjectType, Que
 import { Broadcast } from '../graphql/broadcast';
 import type { GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
-import type { ChatCaller, ChatMessageView, ChatReactionView, RoomEvent, TypingView } from '../services/chat';
+import type { ChatCaller, ChatMessageView, ChatReactionView, ChatRemovalView, RoomEvent, TypingView } from '../services/chat';
 
 @ObjectType({ description: 'How many users reacted to a message with one emoji' })
 class ReactionCount {
@@ -18,6 +18,13 @@ class ChatMessage {
   @Field(() => String) text!: string;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => [ReactionCount]) reactions!: ReactionCount[];
+}
+
+@ObjectType({ description: 'A message an operator removed: drop it from what you show (history no longer returns it)' })
+export class ChatMessageRemoval {
+  @Field(() => ID) id!: string;
+  @Field(() => String) room!: string;
+  @Field(() => GraphQLISODateTime) removedAt!: Date;
 }
 
 @ObjectType({ description: 'A page of chat history, newest first' })
@@ -110,6 +117,12 @@ export class ChatResolver {
   @Subscription(() => ChatMessage, { subscribe: roomSubscription('message', true), description: "A room's new messages; the connection counts as present in the room meanwhile" })
   chatMessages(@Root() event: { message: ChatMessageView }, @Arg('room', () => String) _room: string): ChatMessage {
     return toMessage(event.message);
+  }
+
+  @Broadcast()
+  @Subscription(() => ChatMessageRemoval, { subscribe: roomSubscription('removed', false), description: "A room's messages removed by an operator" })
+  chatMessageRemoved(@Root() event: { removed: ChatRemovalView }, @Arg('room', () => String) _room: string): ChatMessageRemoval {
+    return { ...event.removed, removedAt: new Date(event.removed.removedAt) };
   }
 
   @Broadcast()

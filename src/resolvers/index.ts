@@ -7,6 +7,7 @@ import { domains, type DomainName, type Services } from '../services';
 import { AuthResolver } from './auth';
 import { BlogResolver } from './blog';
 import { ChatResolver } from './chat';
+import { ChatModerationResolver } from './chat-moderation';
 import { PresenceResolver } from './presence';
 import { GiftsResolver } from './gifts';
 import { GiftAdminResolver } from './gifts-admin';
@@ -35,7 +36,7 @@ export const domainResolvers = {
   blog: [BlogResolver],
   quests: [QuestsResolver],
   users: [UsersResolver, SocialLinksResolver],
-  chat: [ChatResolver],
+  chat: [ChatResolver, ChatModerationResolver],
   presence: [PresenceResolver],
   onramps: [OnrampsResolver],
   'welcome-wheel': [WelcomeWheelResolver],

@@ -144,6 +144,9 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   // The operator set every request is checked against, loaded before the first one.
   await services.operators.start();
   shutdown.add('roles', 'operator roles watch', () => services.operators.close());
+  // The chat bans every send, reaction and typing is checked against, loaded before the first one.
+  await services.chatModeration.start();
+  shutdown.add('roles', 'chat bans watch', () => services.chatModeration.close());
   shutdown.add('blog', 'blog CMS (Payload)', () => services.blog.close());
   // Payload's migrations are not safe from two processes at once: with the blog process started
   // here too, this process opens (and migrates) its Payload only after that one has; blog reads

@@ -182,6 +182,18 @@ export type ChatMessage = Prisma.ChatMessageModel
  */
 export type ChatReaction = Prisma.ChatReactionModel
 /**
+ * Model ChatBan
+ * A wallet barred from chat writes (messages, reactions, typing) until `until` (null: until
+ * lifted). One row per wallet: a new ban replaces the last; the audit log keeps the history.
+ */
+export type ChatBan = Prisma.ChatBanModel
+/**
+ * Model ChatReport
+ * A player's report of a chat message, one per reporter and message. `status`: open, dismissed
+ * (by an operator) or removed (the message was removed).
+ */
+export type ChatReport = Prisma.ChatReportModel
+/**
  * Model WelcomeWheelSpin
  * A wallet's one welcome-wheel spin (src/services/welcome-wheel.ts): the primary key makes a
  * second spin impossible, so it reads the first. The payout waits as `pending` until a chain

@@ -4,6 +4,7 @@ import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
 import { blogRoutes } from './blog';
 import { chatRoutes } from './chat';
+import { chatModerationRoutes } from './chat-moderation';
 import { giftRoutes } from './gifts';
 import { giftAdminRoutes } from './gifts-admin';
 import { priceRoutes } from './prices';
@@ -29,7 +30,7 @@ export const domainRoutes = {
   blog: [blogRoutes],
   quests: [questRoutes],
   users: [usersRoutes, socialLinkRoutes],
-  chat: [chatRoutes],
+  chat: [chatRoutes, chatModerationRoutes],
   onramps: [onrampRoutes],
   'welcome-wheel': [welcomeWheelRoutes],
   nameservice: [nameserviceRoutes],

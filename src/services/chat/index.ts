@@ -1,4 +1,6 @@
 export * from './input';
+export * from './moderation';
+export * from './moderation-model';
 export * from './room-events';
 export * from './retention';
 export * from './service';

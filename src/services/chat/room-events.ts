@@ -39,8 +39,16 @@ export interface PresenceView {
   total: number;
 }
 
+/** A message an operator removed: clients drop it from what they show. */
+export interface ChatRemovalView {
+  id: string;
+  room: string;
+  removedAt: string;
+}
+
 export type RoomEvent =
   | { type: 'message'; message: ChatMessageView }
+  | { type: 'removed'; removed: ChatRemovalView }
   | { type: 'reaction'; reaction: ChatReactionView }
   | { type: 'typing'; typing: TypingView }
   | { type: 'presence'; presence: PresenceView };

@@ -7,6 +7,7 @@ import type { Logger } from '../../observability/logger';
 import type { Config } from '../../config';
 import type { ChatPlatformRelay } from '../../providers/chat-platform';
 import { CHAT_LIMITS, GLOBAL_ROOM, historyInput, reactInput, roomInput, sendInput } from './input';
+import type { ChatBanCheck } from './moderation';
 import { roomChannel, type ChatCaller, type ChatMessageView, type ChatReactionView, type RoomEvent, type TypingView } from './room-events';
 
 export { CHAT_LIMITS, GLOBAL_ROOM, ROOM_PATTERN } from './input';
@@ -23,7 +24,7 @@ export interface ChatService {
   react(caller: ChatCaller, input: unknown): Promise<ChatReactionView>;
   /** Debounced per wallet and room; `broadcast` says whether this one went out. */
   typing(caller: ChatCaller, input: unknown): Promise<{ room: string; broadcast: boolean }>;
-  /** Newest first, paged by cursor. */
+  /** Newest first, paged by cursor; removed messages are left out. */
   history(input: unknown): Promise<ChatHistoryPage>;
   /** The validated room name of `{ room }` (joins, subscriptions). */
   room(input: unknown): string;
@@ -43,9 +44,11 @@ export interface ChatServiceDeps {
   relay: ChatPlatformRelay | null;
   /** Per-wallet rate limits (CHAT.* settings). */
   limits: Config['chat'];
+  /** Operator bans (src/services/chat/moderation.ts), checked in memory before every write. */
+  bans: ChatBanCheck;
 }
 
-type ChatMessageRow = { id: bigint; room: string; author: string; text: string; createdAt: Date };
+type ChatMessageRow = { id: bigint; room: string; author: string; text: string; createdAt: Date; deletedAt?: Date | null };
 
 /** A message as sent (no reactions yet): the send's answer and its broadcast. */
 const viewOf = (row: ChatMessageRow): ChatMessageView => ({ id: String(row.id), room: row.room, author: row.author, text: row.text, createdAt: row.createdAt.toISOString(), reactions: [] });
@@ -59,6 +62,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       throw new AppError('WEBSOCKET_ONLY', 'Chat messages, reactions and typing are sent over a websocket (graphql-ws or Socket.IO at /socket.io/), not over HTTP');
     }
     if (!caller.wallet) throw new AppError('UNAUTHENTICATED', 'Sending needs a verified wallet: connect with an access token');
+    deps.bans.assertMayWrite(caller.wallet);
     return caller.wallet;
   }
 
@@ -108,7 +112,11 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         row = await db.prisma.chatMessage.create({ data });
       } else {
         const sent = await postOnce(wallet, input.clientId, data);
-        if (!sent.first) return viewOf(sent.row);
+        if (!sent.first) {
+          // a retry of a message an operator removed since: the message is not handed back
+          if (sent.row.deletedAt) throw new AppError('CONFLICT', 'This clientId names a message an operator removed', { clientId: input.clientId });
+          return viewOf(sent.row);
+        }
         row = sent.row;
       }
       const message = viewOf(row);
@@ -122,7 +130,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const input = parseInput(reactInput, raw);
       await throttle('reactions', wallet, limits.reactionsPerWindow);
       const messageId = BigInt(input.messageId);
-      const target = await db.prisma.chatMessage.findUnique({ where: { id: messageId }, select: { room: true } });
+      const target = await db.prisma.chatMessage.findFirst({ where: { id: messageId, deletedAt: null }, select: { room: true } });
       if (!target) throw new AppError('NOT_FOUND', `No chat message ${input.messageId}`);
       const { count: added } = await db.prisma.chatReaction.createMany({ data: [{ messageId, wallet, emoji: input.emoji }], skipDuplicates: true });
       const count = await db.prisma.chatReaction.count({ where: { messageId, emoji: input.emoji } });
@@ -147,7 +155,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const input = parseInput(historyInput, raw);
       const limit = input.limit ?? CHAT_LIMITS.historyDefaultLimit;
       const rows = await db.prisma.chatMessage.findMany({
-        where: { room: input.room, ...(input.cursor ? { id: { lt: BigInt(input.cursor) } } : {}) },
+        where: { room: input.room, deletedAt: null, ...(input.cursor ? { id: { lt: BigInt(input.cursor) } } : {}) },
         orderBy: { id: 'desc' },
         take: limit + 1,
       });

@@ -429,6 +429,8 @@ export const ModelName = {
   PriceSnapshot: 'PriceSnapshot',
   ChatMessage: 'ChatMessage',
   ChatReaction: 'ChatReaction',
+  ChatBan: 'ChatBan',
+  ChatReport: 'ChatReport',
   WelcomeWheelSpin: 'WelcomeWheelSpin',
   ChainWrite: 'ChainWrite',
   GiveawayCreatedEvent: 'GiveawayCreatedEvent',
@@ -450,7 +452,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "campaign" | "questClaim" | "questProgress" | "loginDay" | "zkLoginAccount" | "profile" | "socialLink" | "emailVerificationToken" | "loginChallenge" | "refreshToken" | "getStashedGift" | "giftDeliveryLimit" | "giftProject" | "giftDeliverySchedule" | "betResultEvent" | "playerVipExpProgressEvent" | "dailyStreakClaimedEvent" | "dailyStreakResetEvent" | "referralRewardEvent" | "houseLiquidityEvent" | "secondaryHouseLiquidityEvent" | "cursor" | "referralLeaderboard" | "betLeaderboard" | "weeklyBetLeaderboard" | "xpLeaderboard" | "leaderboardRankBucket" | "opsJobHeartbeat" | "opsJobRun" | "priceSnapshot" | "chatMessage" | "chatReaction" | "welcomeWheelSpin" | "chainWrite" | "giveawayCreatedEvent" | "nameserviceSubname" | "operatorGrant" | "operatorAudit"
+    modelProps: "campaign" | "questClaim" | "questProgress" | "loginDay" | "zkLoginAccount" | "profile" | "socialLink" | "emailVerificationToken" | "loginChallenge" | "refreshToken" | "getStashedGift" | "giftDeliveryLimit" | "giftProject" | "giftDeliverySchedule" | "betResultEvent" | "playerVipExpProgressEvent" | "dailyStreakClaimedEvent" | "dailyStreakResetEvent" | "referralRewardEvent" | "houseLiquidityEvent" | "secondaryHouseLiquidityEvent" | "cursor" | "referralLeaderboard" | "betLeaderboard" | "weeklyBetLeaderboard" | "xpLeaderboard" | "leaderboardRankBucket" | "opsJobHeartbeat" | "opsJobRun" | "priceSnapshot" | "chatMessage" | "chatReaction" | "chatBan" | "chatReport" | "welcomeWheelSpin" | "chainWrite" | "giveawayCreatedEvent" | "nameserviceSubname" | "operatorGrant" | "operatorAudit"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2822,6 +2824,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    ChatBan: {
+      payload: Prisma.$ChatBanPayload<ExtArgs>
+      fields: Prisma.ChatBanFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ChatBanFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatBanPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ChatBanFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatBanPayload>
+        }
+        findFirst: {
+          args: Prisma.ChatBanFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatBanPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ChatBanFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatBanPayload>
+        }
+        findMany: {
+          args: Prisma.ChatBanFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatBanPayload>[]
+        }
+        create: {
+          args: Prisma.ChatBanCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatBanPayload>
+        }
+        createMany: {
+          args: Prisma.ChatBanCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ChatBanCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatBanPayload>[]
+        }
+        delete: {
+          args: Prisma.ChatBanDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatBanPayload>
+        }
+        update: {
+          args: Prisma.ChatBanUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatBanPayload>
+        }
+        deleteMany: {
+          args: Prisma.ChatBanDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ChatBanUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ChatBanUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatBanPayload>[]
+        }
+        upsert: {
+          args: Prisma.ChatBanUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatBanPayload>
+        }
+        aggregate: {
+          args: Prisma.ChatBanAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateChatBan>
+        }
+        groupBy: {
+          args: Prisma.ChatBanGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ChatBanGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ChatBanCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ChatBanCountAggregateOutputType> | number
+        }
+      }
+    }
+    ChatReport: {
+      payload: Prisma.$ChatReportPayload<ExtArgs>
+      fields: Prisma.ChatReportFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ChatReportFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReportPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ChatReportFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReportPayload>
+        }
+        findFirst: {
+          args: Prisma.ChatReportFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReportPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ChatReportFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReportPayload>
+        }
+        findMany: {
+          args: Prisma.ChatReportFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReportPayload>[]
+        }
+        create: {
+          args: Prisma.ChatReportCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReportPayload>
+        }
+        createMany: {
+          args: Prisma.ChatReportCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ChatReportCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReportPayload>[]
+        }
+        delete: {
+          args: Prisma.ChatReportDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReportPayload>
+        }
+        update: {
+          args: Prisma.ChatReportUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReportPayload>
+        }
+        deleteMany: {
+          args: Prisma.ChatReportDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ChatReportUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ChatReportUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReportPayload>[]
+        }
+        upsert: {
+          args: Prisma.ChatReportUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChatReportPayload>
+        }
+        aggregate: {
+          args: Prisma.ChatReportAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateChatReport>
+        }
+        groupBy: {
+          args: Prisma.ChatReportGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ChatReportGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ChatReportCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ChatReportCountAggregateOutputType> | number
+        }
+      }
+    }
     WelcomeWheelSpin: {
       payload: Prisma.$WelcomeWheelSpinPayload<ExtArgs>
       fields: Prisma.WelcomeWheelSpinFieldRefs
@@ -3739,7 +3889,9 @@ export const ChatMessageScalarFieldEnum = {
   author: 'author',
   text: 'text',
   clientId: 'clientId',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  deletedAt: 'deletedAt',
+  deletedBy: 'deletedBy'
 } as const
 
 export type ChatMessageScalarFieldEnum = (typeof ChatMessageScalarFieldEnum)[keyof typeof ChatMessageScalarFieldEnum]
@@ -3753,6 +3905,34 @@ export const ChatReactionScalarFieldEnum = {
 } as const
 
 export type ChatReactionScalarFieldEnum = (typeof ChatReactionScalarFieldEnum)[keyof typeof ChatReactionScalarFieldEnum]
+
+
+export const ChatBanScalarFieldEnum = {
+  wallet: 'wallet',
+  until: 'until',
+  reason: 'reason',
+  bannedBy: 'bannedBy',
+  bannedAt: 'bannedAt',
+  liftedBy: 'liftedBy',
+  liftedAt: 'liftedAt'
+} as const
+
+export type ChatBanScalarFieldEnum = (typeof ChatBanScalarFieldEnum)[keyof typeof ChatBanScalarFieldEnum]
+
+
+export const ChatReportScalarFieldEnum = {
+  id: 'id',
+  messageId: 'messageId',
+  reporter: 'reporter',
+  reason: 'reason',
+  status: 'status',
+  createdAt: 'createdAt',
+  resolvedBy: 'resolvedBy',
+  resolvedAt: 'resolvedAt',
+  note: 'note'
+} as const
+
+export type ChatReportScalarFieldEnum = (typeof ChatReportScalarFieldEnum)[keyof typeof ChatReportScalarFieldEnum]
 
 
 export const WelcomeWheelSpinScalarFieldEnum = {
@@ -4197,6 +4377,8 @@ export type GlobalOmitConfig = {
   priceSnapshot?: Prisma.PriceSnapshotOmit
   chatMessage?: Prisma.ChatMessageOmit
   chatReaction?: Prisma.ChatReactionOmit
+  chatBan?: Prisma.ChatBanOmit
+  chatReport?: Prisma.ChatReportOmit
   welcomeWheelSpin?: Prisma.WelcomeWheelSpinOmit
   chainWrite?: Prisma.ChainWriteOmit
   giveawayCreatedEvent?: Prisma.GiveawayCreatedEventOmit

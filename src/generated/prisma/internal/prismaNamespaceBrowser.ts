@@ -83,6 +83,8 @@ export const ModelName = {
   PriceSnapshot: 'PriceSnapshot',
   ChatMessage: 'ChatMessage',
   ChatReaction: 'ChatReaction',
+  ChatBan: 'ChatBan',
+  ChatReport: 'ChatReport',
   WelcomeWheelSpin: 'WelcomeWheelSpin',
   ChainWrite: 'ChainWrite',
   GiveawayCreatedEvent: 'GiveawayCreatedEvent',
@@ -541,7 +543,9 @@ export const ChatMessageScalarFieldEnum = {
   author: 'author',
   text: 'text',
   clientId: 'clientId',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  deletedAt: 'deletedAt',
+  deletedBy: 'deletedBy'
 } as const
 
 export type ChatMessageScalarFieldEnum = (typeof ChatMessageScalarFieldEnum)[keyof typeof ChatMessageScalarFieldEnum]
@@ -555,6 +559,34 @@ export const ChatReactionScalarFieldEnum = {
 } as const
 
 export type ChatReactionScalarFieldEnum = (typeof ChatReactionScalarFieldEnum)[keyof typeof ChatReactionScalarFieldEnum]
+
+
+export const ChatBanScalarFieldEnum = {
+  wallet: 'wallet',
+  until: 'until',
+  reason: 'reason',
+  bannedBy: 'bannedBy',
+  bannedAt: 'bannedAt',
+  liftedBy: 'liftedBy',
+  liftedAt: 'liftedAt'
+} as const
+
+export type ChatBanScalarFieldEnum = (typeof ChatBanScalarFieldEnum)[keyof typeof ChatBanScalarFieldEnum]
+
+
+export const ChatReportScalarFieldEnum = {
+  id: 'id',
+  messageId: 'messageId',
+  reporter: 'reporter',
+  reason: 'reason',
+  status: 'status',
+  createdAt: 'createdAt',
+  resolvedBy: 'resolvedBy',
+  resolvedAt: 'resolvedAt',
+  note: 'note'
+} as const
+
+export type ChatReportScalarFieldEnum = (typeof ChatReportScalarFieldEnum)[keyof typeof ChatReportScalarFieldEnum]
 
 
 export const WelcomeWheelSpinScalarFieldEnum = {

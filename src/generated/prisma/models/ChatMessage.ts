@@ -42,6 +42,8 @@ export type ChatMessageMinAggregateOutputType = {
   text: string | null
   clientId: string | null
   createdAt: Date | null
+  deletedAt: Date | null
+  deletedBy: string | null
 }
 
 export type ChatMessageMaxAggregateOutputType = {
@@ -51,6 +53,8 @@ export type ChatMessageMaxAggregateOutputType = {
   text: string | null
   clientId: string | null
   createdAt: Date | null
+  deletedAt: Date | null
+  deletedBy: string | null
 }
 
 export type ChatMessageCountAggregateOutputType = {
@@ -60,6 +64,8 @@ export type ChatMessageCountAggregateOutputType = {
   text: number
   clientId: number
   createdAt: number
+  deletedAt: number
+  deletedBy: number
   _all: number
 }
 
@@ -79,6 +85,8 @@ export type ChatMessageMinAggregateInputType = {
   text?: true
   clientId?: true
   createdAt?: true
+  deletedAt?: true
+  deletedBy?: true
 }
 
 export type ChatMessageMaxAggregateInputType = {
@@ -88,6 +96,8 @@ export type ChatMessageMaxAggregateInputType = {
   text?: true
   clientId?: true
   createdAt?: true
+  deletedAt?: true
+  deletedBy?: true
 }
 
 export type ChatMessageCountAggregateInputType = {
@@ -97,6 +107,8 @@ export type ChatMessageCountAggregateInputType = {
   text?: true
   clientId?: true
   createdAt?: true
+  deletedAt?: true
+  deletedBy?: true
   _all?: true
 }
 
@@ -193,6 +205,8 @@ export type ChatMessageGroupByOutputType = {
   text: string
   clientId: string | null
   createdAt: Date
+  deletedAt: Date | null
+  deletedBy: string | null
   _count: ChatMessageCountAggregateOutputType | null
   _avg: ChatMessageAvgAggregateOutputType | null
   _sum: ChatMessageSumAggregateOutputType | null
@@ -225,7 +239,10 @@ export type ChatMessageWhereInput = {
   text?: Prisma.StringFilter<"ChatMessage"> | string
   clientId?: Prisma.StringNullableFilter<"ChatMessage"> | string | null
   createdAt?: Prisma.DateTimeFilter<"ChatMessage"> | Date | string
+  deletedAt?: Prisma.DateTimeNullableFilter<"ChatMessage"> | Date | string | null
+  deletedBy?: Prisma.StringNullableFilter<"ChatMessage"> | string | null
   reactions?: Prisma.ChatReactionListRelationFilter
+  reports?: Prisma.ChatReportListRelationFilter
 }
 
 export type ChatMessageOrderByWithRelationInput = {
@@ -235,7 +252,10 @@ export type ChatMessageOrderByWithRelationInput = {
   text?: Prisma.SortOrder
   clientId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  deletedBy?: Prisma.SortOrderInput | Prisma.SortOrder
   reactions?: Prisma.ChatReactionOrderByRelationAggregateInput
+  reports?: Prisma.ChatReportOrderByRelationAggregateInput
 }
 
 export type ChatMessageWhereUniqueInput = Prisma.AtLeast<{
@@ -249,7 +269,10 @@ export type ChatMessageWhereUniqueInput = Prisma.AtLeast<{
   text?: Prisma.StringFilter<"ChatMessage"> | string
   clientId?: Prisma.StringNullableFilter<"ChatMessage"> | string | null
   createdAt?: Prisma.DateTimeFilter<"ChatMessage"> | Date | string
+  deletedAt?: Prisma.DateTimeNullableFilter<"ChatMessage"> | Date | string | null
+  deletedBy?: Prisma.StringNullableFilter<"ChatMessage"> | string | null
   reactions?: Prisma.ChatReactionListRelationFilter
+  reports?: Prisma.ChatReportListRelationFilter
 }, "id" | "author_clientId">
 
 export type ChatMessageOrderByWithAggregationInput = {
@@ -259,6 +282,8 @@ export type ChatMessageOrderByWithAggregationInput = {
   text?: Prisma.SortOrder
   clientId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  deletedBy?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.ChatMessageCountOrderByAggregateInput
   _avg?: Prisma.ChatMessageAvgOrderByAggregateInput
   _max?: Prisma.ChatMessageMaxOrderByAggregateInput
@@ -276,6 +301,8 @@ export type ChatMessageScalarWhereWithAggregatesInput = {
   text?: Prisma.StringWithAggregatesFilter<"ChatMessage"> | string
   clientId?: Prisma.StringNullableWithAggregatesFilter<"ChatMessage"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"ChatMessage"> | Date | string
+  deletedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"ChatMessage"> | Date | string | null
+  deletedBy?: Prisma.StringNullableWithAggregatesFilter<"ChatMessage"> | string | null
 }
 
 export type ChatMessageCreateInput = {
@@ -285,7 +312,10 @@ export type ChatMessageCreateInput = {
   text: string
   clientId?: string | null
   createdAt?: Date | string
+  deletedAt?: Date | string | null
+  deletedBy?: string | null
   reactions?: Prisma.ChatReactionCreateNestedManyWithoutMessageInput
+  reports?: Prisma.ChatReportCreateNestedManyWithoutMessageInput
 }
 
 export type ChatMessageUncheckedCreateInput = {
@@ -295,7 +325,10 @@ export type ChatMessageUncheckedCreateInput = {
   text: string
   clientId?: string | null
   createdAt?: Date | string
+  deletedAt?: Date | string | null
+  deletedBy?: string | null
   reactions?: Prisma.ChatReactionUncheckedCreateNestedManyWithoutMessageInput
+  reports?: Prisma.ChatReportUncheckedCreateNestedManyWithoutMessageInput
 }
 
 export type ChatMessageUpdateInput = {
@@ -305,7 +338,10 @@ export type ChatMessageUpdateInput = {
   text?: Prisma.StringFieldUpdateOperationsInput | string
   clientId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deletedBy?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reactions?: Prisma.ChatReactionUpdateManyWithoutMessageNestedInput
+  reports?: Prisma.ChatReportUpdateManyWithoutMessageNestedInput
 }
 
 export type ChatMessageUncheckedUpdateInput = {
@@ -315,7 +351,10 @@ export type ChatMessageUncheckedUpdateInput = {
   text?: Prisma.StringFieldUpdateOperationsInput | string
   clientId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deletedBy?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reactions?: Prisma.ChatReactionUncheckedUpdateManyWithoutMessageNestedInput
+  reports?: Prisma.ChatReportUncheckedUpdateManyWithoutMessageNestedInput
 }
 
 export type ChatMessageCreateManyInput = {
@@ -325,6 +364,8 @@ export type ChatMessageCreateManyInput = {
   text: string
   clientId?: string | null
   createdAt?: Date | string
+  deletedAt?: Date | string | null
+  deletedBy?: string | null
 }
 
 export type ChatMessageUpdateManyMutationInput = {
@@ -334,6 +375,8 @@ export type ChatMessageUpdateManyMutationInput = {
   text?: Prisma.StringFieldUpdateOperationsInput | string
   clientId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deletedBy?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type ChatMessageUncheckedUpdateManyInput = {
@@ -343,6 +386,8 @@ export type ChatMessageUncheckedUpdateManyInput = {
   text?: Prisma.StringFieldUpdateOperationsInput | string
   clientId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deletedBy?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type ChatMessageAuthorClientIdCompoundUniqueInput = {
@@ -357,6 +402,8 @@ export type ChatMessageCountOrderByAggregateInput = {
   text?: Prisma.SortOrder
   clientId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  deletedAt?: Prisma.SortOrder
+  deletedBy?: Prisma.SortOrder
 }
 
 export type ChatMessageAvgOrderByAggregateInput = {
@@ -370,6 +417,8 @@ export type ChatMessageMaxOrderByAggregateInput = {
   text?: Prisma.SortOrder
   clientId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  deletedAt?: Prisma.SortOrder
+  deletedBy?: Prisma.SortOrder
 }
 
 export type ChatMessageMinOrderByAggregateInput = {
@@ -379,6 +428,8 @@ export type ChatMessageMinOrderByAggregateInput = {
   text?: Prisma.SortOrder
   clientId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  deletedAt?: Prisma.SortOrder
+  deletedBy?: Prisma.SortOrder
 }
 
 export type ChatMessageSumOrderByAggregateInput = {
@@ -404,6 +455,20 @@ export type ChatMessageUpdateOneRequiredWithoutReactionsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ChatMessageUpdateToOneWithWhereWithoutReactionsInput, Prisma.ChatMessageUpdateWithoutReactionsInput>, Prisma.ChatMessageUncheckedUpdateWithoutReactionsInput>
 }
 
+export type ChatMessageCreateNestedOneWithoutReportsInput = {
+  create?: Prisma.XOR<Prisma.ChatMessageCreateWithoutReportsInput, Prisma.ChatMessageUncheckedCreateWithoutReportsInput>
+  connectOrCreate?: Prisma.ChatMessageCreateOrConnectWithoutReportsInput
+  connect?: Prisma.ChatMessageWhereUniqueInput
+}
+
+export type ChatMessageUpdateOneRequiredWithoutReportsNestedInput = {
+  create?: Prisma.XOR<Prisma.ChatMessageCreateWithoutReportsInput, Prisma.ChatMessageUncheckedCreateWithoutReportsInput>
+  connectOrCreate?: Prisma.ChatMessageCreateOrConnectWithoutReportsInput
+  upsert?: Prisma.ChatMessageUpsertWithoutReportsInput
+  connect?: Prisma.ChatMessageWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ChatMessageUpdateToOneWithWhereWithoutReportsInput, Prisma.ChatMessageUpdateWithoutReportsInput>, Prisma.ChatMessageUncheckedUpdateWithoutReportsInput>
+}
+
 export type ChatMessageCreateWithoutReactionsInput = {
   id?: bigint | number
   room: string
@@ -411,6 +476,9 @@ export type ChatMessageCreateWithoutReactionsInput = {
   text: string
   clientId?: string | null
   createdAt?: Date | string
+  deletedAt?: Date | string | null
+  deletedBy?: string | null
+  reports?: Prisma.ChatReportCreateNestedManyWithoutMessageInput
 }
 
 export type ChatMessageUncheckedCreateWithoutReactionsInput = {
@@ -420,6 +488,9 @@ export type ChatMessageUncheckedCreateWithoutReactionsInput = {
   text: string
   clientId?: string | null
   createdAt?: Date | string
+  deletedAt?: Date | string | null
+  deletedBy?: string | null
+  reports?: Prisma.ChatReportUncheckedCreateNestedManyWithoutMessageInput
 }
 
 export type ChatMessageCreateOrConnectWithoutReactionsInput = {
@@ -445,6 +516,9 @@ export type ChatMessageUpdateWithoutReactionsInput = {
   text?: Prisma.StringFieldUpdateOperationsInput | string
   clientId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deletedBy?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reports?: Prisma.ChatReportUpdateManyWithoutMessageNestedInput
 }
 
 export type ChatMessageUncheckedUpdateWithoutReactionsInput = {
@@ -454,6 +528,73 @@ export type ChatMessageUncheckedUpdateWithoutReactionsInput = {
   text?: Prisma.StringFieldUpdateOperationsInput | string
   clientId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deletedBy?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reports?: Prisma.ChatReportUncheckedUpdateManyWithoutMessageNestedInput
+}
+
+export type ChatMessageCreateWithoutReportsInput = {
+  id?: bigint | number
+  room: string
+  author: string
+  text: string
+  clientId?: string | null
+  createdAt?: Date | string
+  deletedAt?: Date | string | null
+  deletedBy?: string | null
+  reactions?: Prisma.ChatReactionCreateNestedManyWithoutMessageInput
+}
+
+export type ChatMessageUncheckedCreateWithoutReportsInput = {
+  id?: bigint | number
+  room: string
+  author: string
+  text: string
+  clientId?: string | null
+  createdAt?: Date | string
+  deletedAt?: Date | string | null
+  deletedBy?: string | null
+  reactions?: Prisma.ChatReactionUncheckedCreateNestedManyWithoutMessageInput
+}
+
+export type ChatMessageCreateOrConnectWithoutReportsInput = {
+  where: Prisma.ChatMessageWhereUniqueInput
+  create: Prisma.XOR<Prisma.ChatMessageCreateWithoutReportsInput, Prisma.ChatMessageUncheckedCreateWithoutReportsInput>
+}
+
+export type ChatMessageUpsertWithoutReportsInput = {
+  update: Prisma.XOR<Prisma.ChatMessageUpdateWithoutReportsInput, Prisma.ChatMessageUncheckedUpdateWithoutReportsInput>
+  create: Prisma.XOR<Prisma.ChatMessageCreateWithoutReportsInput, Prisma.ChatMessageUncheckedCreateWithoutReportsInput>
+  where?: Prisma.ChatMessageWhereInput
+}
+
+export type ChatMessageUpdateToOneWithWhereWithoutReportsInput = {
+  where?: Prisma.ChatMessageWhereInput
+  data: Prisma.XOR<Prisma.ChatMessageUpdateWithoutReportsInput, Prisma.ChatMessageUncheckedUpdateWithoutReportsInput>
+}
+
+export type ChatMessageUpdateWithoutReportsInput = {
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  room?: Prisma.StringFieldUpdateOperationsInput | string
+  author?: Prisma.StringFieldUpdateOperationsInput | string
+  text?: Prisma.StringFieldUpdateOperationsInput | string
+  clientId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deletedBy?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reactions?: Prisma.ChatReactionUpdateManyWithoutMessageNestedInput
+}
+
+export type ChatMessageUncheckedUpdateWithoutReportsInput = {
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  room?: Prisma.StringFieldUpdateOperationsInput | string
+  author?: Prisma.StringFieldUpdateOperationsInput | string
+  text?: Prisma.StringFieldUpdateOperationsInput | string
+  clientId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deletedBy?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reactions?: Prisma.ChatReactionUncheckedUpdateManyWithoutMessageNestedInput
 }
 
 
@@ -463,10 +604,12 @@ export type ChatMessageUncheckedUpdateWithoutReactionsInput = {
 
 export type ChatMessageCountOutputType = {
   reactions: number
+  reports: number
 }
 
 export type ChatMessageCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   reactions?: boolean | ChatMessageCountOutputTypeCountReactionsArgs
+  reports?: boolean | ChatMessageCountOutputTypeCountReportsArgs
 }
 
 /**
@@ -486,6 +629,13 @@ export type ChatMessageCountOutputTypeCountReactionsArgs<ExtArgs extends runtime
   where?: Prisma.ChatReactionWhereInput
 }
 
+/**
+ * ChatMessageCountOutputType without action
+ */
+export type ChatMessageCountOutputTypeCountReportsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ChatReportWhereInput
+}
+
 
 export type ChatMessageSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -494,7 +644,10 @@ export type ChatMessageSelect<ExtArgs extends runtime.Types.Extensions.InternalA
   text?: boolean
   clientId?: boolean
   createdAt?: boolean
+  deletedAt?: boolean
+  deletedBy?: boolean
   reactions?: boolean | Prisma.ChatMessage$reactionsArgs<ExtArgs>
+  reports?: boolean | Prisma.ChatMessage$reportsArgs<ExtArgs>
   _count?: boolean | Prisma.ChatMessageCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["chatMessage"]>
 
@@ -505,6 +658,8 @@ export type ChatMessageSelectCreateManyAndReturn<ExtArgs extends runtime.Types.E
   text?: boolean
   clientId?: boolean
   createdAt?: boolean
+  deletedAt?: boolean
+  deletedBy?: boolean
 }, ExtArgs["result"]["chatMessage"]>
 
 export type ChatMessageSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -514,6 +669,8 @@ export type ChatMessageSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.E
   text?: boolean
   clientId?: boolean
   createdAt?: boolean
+  deletedAt?: boolean
+  deletedBy?: boolean
 }, ExtArgs["result"]["chatMessage"]>
 
 export type ChatMessageSelectScalar = {
@@ -523,11 +680,14 @@ export type ChatMessageSelectScalar = {
   text?: boolean
   clientId?: boolean
   createdAt?: boolean
+  deletedAt?: boolean
+  deletedBy?: boolean
 }
 
-export type ChatMessageOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "room" | "author" | "text" | "clientId" | "createdAt", ExtArgs["result"]["chatMessage"]>
+export type ChatMessageOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "room" | "author" | "text" | "clientId" | "createdAt" | "deletedAt" | "deletedBy", ExtArgs["result"]["chatMessage"]>
 export type ChatMessageInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   reactions?: boolean | Prisma.ChatMessage$reactionsArgs<ExtArgs>
+  reports?: boolean | Prisma.ChatMessage$reportsArgs<ExtArgs>
   _count?: boolean | Prisma.ChatMessageCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ChatMessageIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -537,6 +697,7 @@ export type $ChatMessagePayload<ExtArgs extends runtime.Types.Extensions.Interna
   name: "ChatMessage"
   objects: {
     reactions: Prisma.$ChatReactionPayload<ExtArgs>[]
+    reports: Prisma.$ChatReportPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: bigint
@@ -548,6 +709,14 @@ export type $ChatMessagePayload<ExtArgs extends runtime.Types.Extensions.Interna
      */
     clientId: string | null
     createdAt: Date
+    /**
+     * Removed by an operator (DELETE /api/admin/chat/messages/{id}): never shown or returned again.
+     */
+    deletedAt: Date | null
+    /**
+     * The removing operator (a wallet, or operator-token).
+     */
+    deletedBy: string | null
   }, ExtArgs["result"]["chatMessage"]>
   composites: {}
 }
@@ -943,6 +1112,7 @@ readonly fields: ChatMessageFieldRefs;
 export interface Prisma__ChatMessageClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   reactions<T extends Prisma.ChatMessage$reactionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ChatMessage$reactionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ChatReactionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  reports<T extends Prisma.ChatMessage$reportsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ChatMessage$reportsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ChatReportPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -978,6 +1148,8 @@ export interface ChatMessageFieldRefs {
   readonly text: Prisma.FieldRef<"ChatMessage", 'String'>
   readonly clientId: Prisma.FieldRef<"ChatMessage", 'String'>
   readonly createdAt: Prisma.FieldRef<"ChatMessage", 'DateTime'>
+  readonly deletedAt: Prisma.FieldRef<"ChatMessage", 'DateTime'>
+  readonly deletedBy: Prisma.FieldRef<"ChatMessage", 'String'>
 }
     
 
@@ -1392,6 +1564,30 @@ export type ChatMessage$reactionsArgs<ExtArgs extends runtime.Types.Extensions.I
   take?: number
   skip?: number
   distinct?: Prisma.ChatReactionScalarFieldEnum | Prisma.ChatReactionScalarFieldEnum[]
+}
+
+/**
+ * ChatMessage.reports
+ */
+export type ChatMessage$reportsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ChatReport
+   */
+  select?: Prisma.ChatReportSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ChatReport
+   */
+  omit?: Prisma.ChatReportOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ChatReportInclude<ExtArgs> | null
+  where?: Prisma.ChatReportWhereInput
+  orderBy?: Prisma.ChatReportOrderByWithRelationInput | Prisma.ChatReportOrderByWithRelationInput[]
+  cursor?: Prisma.ChatReportWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ChatReportScalarFieldEnum | Prisma.ChatReportScalarFieldEnum[]
 }
 
 /**
