@@ -11,7 +11,7 @@ import { normalizeStructTag } from '@mysten/sui/utils';
 import { createDb } from '../src/db/client';
 import { utcWeekStart } from '../src/services/leaderboards/service';
 import { DEFAULT_CATALOGUE, periodStartOf } from '../src/services/quests/catalogue';
-import { seedCampaigns } from '../src/services/quests/seed';
+import { seedCatalogue } from '../src/services/quests/seed';
 
 export const PLAYERS = 100_000;
 export const BET_EVENTS = 1_000_000;
@@ -229,8 +229,8 @@ export async function prepareBenchDatabase(databaseUrl: string, opts: { growthSi
   await ensureDatabase(databaseUrl, url);
   const migrated = await createDb({ databaseUrl: url, dataDir: '/nonexistent', logger: pino({ level: 'warn' }) });
   try {
-    // The quest catalogue's campaigns, as the API's first boot would create them (the reference servers read them too).
-    await seedCampaigns(migrated, DEFAULT_CATALOGUE);
+    // The quest catalogue's campaigns and quests, as the API's first boot would create them (the reference servers read them too).
+    await seedCatalogue(migrated, DEFAULT_CATALOGUE);
   } finally {
     await migrated.close();
   }

@@ -6,7 +6,7 @@
 import pino from 'pino';
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
-import { DEFAULT_CATALOGUE } from '../src/services/quests/catalogue';
+import { loadCatalogue } from '../src/services/quests/definitions';
 import { applyProgressRebuild, diffProgress, type ProgressDifference } from '../src/services/quests/progress';
 
 const MAX_LISTED = 50;
@@ -26,15 +26,17 @@ function report(diffs: ProgressDifference[]): void {
 
 let code = 0;
 try {
-  const diffs = await diffProgress(db, DEFAULT_CATALOGUE);
+  // The quests as stored (the operators' definitions), not the default catalogue.
+  const catalogue = await loadCatalogue(db, logger);
+  const diffs = await diffProgress(db, catalogue);
   if (diffs.length === 0) {
     process.stdout.write('quest progress matches the event tables: no difference\n');
   } else {
     process.stdout.write(`quest_progress: ${diffs.length} difference(s)\n`);
     report(diffs);
     if (apply) {
-      const written = await applyProgressRebuild(db, DEFAULT_CATALOGUE);
-      const after = await diffProgress(db, DEFAULT_CATALOGUE);
+      const written = await applyProgressRebuild(db, catalogue);
+      const after = await diffProgress(db, catalogue);
       process.stdout.write(`applied: ${written} progress row(s) written; ${after.length} difference(s) left\n`);
       if (after.length) report(after);
       code = after.length === 0 ? 0 : 1;

@@ -35,6 +35,8 @@ export const ERROR_STATUS = {
   /** Chat messages, reactions and typing are created only on a websocket (graphql-ws or Socket.IO), never over HTTP. */
   WEBSOCKET_ONLY: 426,
   CONFLICT: 409,
+  /** An operator's edit based on a version of the row that is no longer current (src/services/quests/admin.ts): read it again and reapply. */
+  VERSION_CONFLICT: 409,
   DUPLICATE_CLAIM: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -20,8 +20,8 @@ export const CACHE_HINTS = {
   /** Prices: polled every few minutes (each poll bumps `prices`); `ageSeconds` may lag by this much. */
   prices: { maxAge: 30, scope: 'PUBLIC' },
   /**
-   * The quest catalogue (campaigns, quests, their lifecycle now): public; edited by operators in the
-   * database, so a change (or a lifecycle boundary) shows within this many seconds.
+   * The quest catalogue (campaigns, quests, their lifecycle now): public; an operator's edit bumps
+   * the `quests` generation (our cache drops at once); a lifecycle boundary shows within this many seconds.
    */
   questCatalogue: { maxAge: 10, scope: 'PUBLIC' },
   /** Published blog posts: a partner delivery bumps `blog`; an edit in the CMS admin shows within this many seconds (services/blog/service.ts). */

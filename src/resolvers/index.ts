@@ -16,6 +16,7 @@ import { JobsResolver } from './jobs';
 import { LeaderboardEntryResolver, LeaderboardsResolver } from './leaderboards';
 import { PricesResolver } from './prices';
 import { QuestsResolver } from './quests';
+import { QuestsAdminResolver } from './quests-admin';
 import { SocialLinksResolver } from './social-links';
 import { SystemResolver } from './system';
 import { UsersResolver } from './users';
@@ -34,7 +35,7 @@ export const domainResolvers = {
   leaderboards: [LeaderboardsResolver, LeaderboardEntryResolver],
   analytics: [AnalyticsResolver, BetActivityResolver],
   blog: [BlogResolver],
-  quests: [QuestsResolver],
+  quests: [QuestsResolver, QuestsAdminResolver],
   users: [UsersResolver, SocialLinksResolver],
   chat: [ChatResolver, ChatModerationResolver],
   presence: [PresenceResolver],

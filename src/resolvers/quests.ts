@@ -54,6 +54,7 @@ class QuestCampaign implements CampaignView {
   @Field(() => String, { description: 'ISO 8601' }) startAt!: string;
   @Field(() => String, { description: 'ISO 8601, exclusive' }) endAt!: string;
   @Field(() => Boolean, { description: 'true: statuses only, claims are made with the partner' }) managesClaims!: boolean;
+  @Field(() => Boolean, { description: 'false: switched off by an operator; every quest of it is inactive' }) enabled!: boolean;
   /** The catalogue's hint: an unhinted list of objects would make the answer uncacheable. */
   @Directive(cacheControl(CACHE_HINTS.questCatalogue))
   @Field(() => [Quest])

@@ -47,6 +47,12 @@ export { Prisma }
  */
 export type Campaign = Prisma.CampaignModel
 /**
+ * Model Quest
+ * A quest of a campaign, as data: an evaluator kind and its parameters (src/services/quests/evaluators.ts), a target and a period.
+ * Seeded from the default catalogue (src/services/quests/catalogue.ts) when missing, then the operators' (never overwritten).
+ */
+export type Quest = Prisma.QuestModel
+/**
  * Model QuestClaim
  * 
  */

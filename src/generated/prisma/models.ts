@@ -9,6 +9,7 @@
  * 🟢 You can import this file directly.
  */
 export type * from './models/Campaign'
+export type * from './models/Quest'
 export type * from './models/QuestClaim'
 export type * from './models/QuestProgress'
 export type * from './models/LoginDay'

@@ -10,6 +10,7 @@ import { giftAdminRoutes } from './gifts-admin';
 import { priceRoutes } from './prices';
 import { healthRoutes } from './health';
 import { questRoutes } from './quests';
+import { questAdminRoutes } from './quests-admin';
 import { addSharedSchemas, documentBearerAuth, documentTransportErrors } from './responses';
 import { usersRoutes } from './users';
 import { socialLinkRoutes } from './social-links';
@@ -28,7 +29,7 @@ export const domainRoutes = {
   operators: [operatorRoutes],
   analytics: [analyticsRoutes],
   blog: [blogRoutes],
-  quests: [questRoutes],
+  quests: [questRoutes, questAdminRoutes],
   users: [usersRoutes, socialLinkRoutes],
   chat: [chatRoutes, chatModerationRoutes],
   onramps: [onrampRoutes],

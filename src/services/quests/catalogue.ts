@@ -1,23 +1,13 @@
+import type { QuestEvaluator } from './evaluators';
 import { questMode, type QuestLifecycle, type QuestMode, type TimePeriod } from './model';
 
 /**
- * The quest catalogue: typed quest definitions grouped by campaign, and the UTC periods they run
- * in. Quest definitions live here (code, reviewed like code); campaign metadata (dates,
- * `managesClaims`, copy) lives in the `campaign` table, seeded from `campaign` below and owned by
- * operators afterwards. Evaluators are declarative, so one SQL builder (quest-evaluators.ts)
- * serves status reads, progress upkeep, the rebuild and the claim.
+ * The default quest catalogue: typed quest definitions grouped by campaign, and the UTC periods
+ * they run in. It is the first-boot seed only: campaigns and quests live in the `campaign` and
+ * `quest` tables (src/services/quests/seed.ts inserts the ones missing, never changes a row) and
+ * operators own them afterwards through /api/admin/campaigns. Evaluators are declarative
+ * (evaluators.ts), so one SQL builder serves status reads, progress upkeep, the rebuild and the claim.
  */
-
-/** What a quest counts: over the event tables the indexer writes, or over the wallets' login days. */
-export type QuestEvaluator =
-  | { kind: 'bets_placed'; coinType?: string }
-  | { kind: 'bets_won'; coinType?: string }
-  | { kind: 'wagered'; coinType: string }
-  | { kind: 'daily_streak_claims' }
-  | { kind: 'vip_level' }
-  | { kind: 'referrals' }
-  /** Consecutive UTC days with a login, up to the last login of the period; a missed day starts over. */
-  | { kind: 'login_streak' };
 
 export interface QuestDefinition {
   key: string;
@@ -44,6 +34,8 @@ export interface CampaignSeed {
   startAt: Date;
   endAt: Date;
   managesClaims: boolean;
+  /** false: created switched off. Default true. */
+  enabled?: boolean;
   name?: string;
   title?: string;
   description?: string;
@@ -115,8 +107,9 @@ export function questWindow(quest: QuestDefinition, campaign: { startAt: Date; e
   return { startAt, endAt };
 }
 
-export function lifecycleOf(quest: QuestDefinition, campaign: { startAt: Date; endAt: Date }, now: Date): QuestLifecycle {
-  if (quest.enabled === false) return 'inactive';
+/** A quest's state now; a quest switched off, or of a campaign switched off, is `inactive`. */
+export function lifecycleOf(quest: QuestDefinition, campaign: { startAt: Date; endAt: Date; enabled?: boolean }, now: Date): QuestLifecycle {
+  if (quest.enabled === false || campaign.enabled === false) return 'inactive';
   const w = questWindow(quest, campaign);
   if (now < w.startAt) return 'upcoming';
   if (now >= w.endAt) return 'expired';

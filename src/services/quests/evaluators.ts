@@ -1,6 +1,60 @@
+import { z } from 'zod';
 import { tableOf, type KindKey } from '../../chain-events/kinds';
-import type { QuestEvaluator } from './catalogue';
-import type { TimePeriod } from './model';
+import { normalizeMoveType } from '../../input/move-type';
+import type { TimePeriod } from './time-period';
+
+/** A coin filter: a Move type, normalized the way the indexer stores `coin_type` (`0x2::sui::SUI` → `0x0…02::sui::SUI`). */
+const coinType = z
+  .string()
+  .max(512)
+  .transform((value, ctx) => {
+    try {
+      const normalized = normalizeMoveType(value);
+      if (/^0x[0-9a-f]{64}::\w+::\w+/.test(normalized)) return normalized;
+    } catch {
+      // refused below
+    }
+    ctx.addIssue({ code: 'custom', message: 'must be a Move coin type such as 0x2::sui::SUI' });
+    return z.NEVER;
+  });
+
+/**
+ * The evaluator registry: every kind a quest can count, with the parameters it takes besides its
+ * kind (validated here for stored and operator-made quests alike) and what its target means.
+ */
+export const EVALUATORS = {
+  bets_placed: { params: { coinType: coinType.optional() }, target: 'bets placed in the period (of `coinType` when given)' },
+  bets_won: { params: { coinType: coinType.optional() }, target: 'bets won in the period (of `coinType` when given)' },
+  wagered: { params: { coinType }, target: 'stake wagered in the period, in base units of `coinType`' },
+  daily_streak_claims: { params: {}, target: 'daily streak rewards claimed in the period' },
+  vip_level: { params: {}, target: 'the VIP level reached' },
+  referrals: { params: {}, target: 'distinct referees that earned the player a referral reward in the period' },
+  /** Consecutive UTC days with a login, up to the last login of the period; a missed day starts over. */
+  login_streak: { params: {}, target: 'consecutive UTC days with a login, up to the last login of the period' },
+} as const;
+
+export type EvaluatorKind = keyof typeof EVALUATORS;
+export const evaluatorKind = z.enum(Object.keys(EVALUATORS) as [EvaluatorKind, ...EvaluatorKind[]]);
+
+/** What a quest counts: a kind of the registry and its parameters (`{ kind: 'wagered', coinType: '0x2::sui::SUI' }`). */
+export const questEvaluator = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('bets_placed'), ...EVALUATORS.bets_placed.params }).strict(),
+  z.object({ kind: z.literal('bets_won'), ...EVALUATORS.bets_won.params }).strict(),
+  z.object({ kind: z.literal('wagered'), ...EVALUATORS.wagered.params }).strict(),
+  z.object({ kind: z.literal('daily_streak_claims'), ...EVALUATORS.daily_streak_claims.params }).strict(),
+  z.object({ kind: z.literal('vip_level'), ...EVALUATORS.vip_level.params }).strict(),
+  z.object({ kind: z.literal('referrals'), ...EVALUATORS.referrals.params }).strict(),
+  z.object({ kind: z.literal('login_streak'), ...EVALUATORS.login_streak.params }).strict(),
+]);
+/** What a quest counts: over the event tables the indexer writes, or over the wallets' login days. */
+export type QuestEvaluator = z.output<typeof questEvaluator>;
+/** A kind of the registry missing from the union above fails the typecheck here. */
+const _everyKindListed: [Exclude<EvaluatorKind, QuestEvaluator['kind']>] extends [never] ? true : never = true;
+
+/** `kind: what the target counts` for each kind of the registry (API descriptions). */
+export const EVALUATORS_TEXT = Object.entries(EVALUATORS)
+  .map(([kind, e]) => `\`${kind}\`${Object.keys(e.params).length ? ` (${Object.keys(e.params).join(', ')})` : ''}: ${e.target}`)
+  .join('; ');
 
 /**
  * Where an evaluator's facts come from, so what refreshes its stored progress: a chain event table
@@ -72,24 +126,20 @@ const filter = (parts: Array<string | null>) => {
   return list.length ? ` FILTER (WHERE ${list.join(' AND ')})` : '';
 };
 
-function evaluatorSql(ev: QuestEvaluator): EvaluatorSql {
-  switch (ev.kind) {
-    case 'bets_placed':
-      return chainAggregate('bet_result_event', 'player', (p) => `count(*)${filter([coinIs(ev.coinType, p)])}`);
-    case 'bets_won':
-      return chainAggregate('bet_result_event', 'player', (p) => `count(*)${filter(['e.won', coinIs(ev.coinType, p)])}`);
-    case 'wagered':
-      return chainAggregate('bet_result_event', 'player', (p) => `coalesce(sum(e.stake)${filter([coinIs(ev.coinType, p)])}, 0)`);
-    case 'daily_streak_claims':
-      return chainAggregate('daily_streak_claimed_event', 'player', () => 'count(*)');
-    case 'vip_level':
-      return chainAggregate('vip_exp_progress_event', 'player', () => 'coalesce(max(e.vip_level), 0)');
-    case 'referrals':
-      return chainAggregate('referral_reward_event', 'referrer', () => 'count(DISTINCT e.referee)');
-    case 'login_streak':
-      return loginStreak;
-  }
-}
+type Of<K extends EvaluatorKind> = Extract<QuestEvaluator, { kind: K }>;
+
+/** Each kind of the registry as SQL over its source (a kind without SQL fails the typecheck). */
+const SQL: { [K in EvaluatorKind]: (ev: Of<K>) => EvaluatorSql } = {
+  bets_placed: (ev) => chainAggregate('bet_result_event', 'player', (p) => `count(*)${filter([coinIs(ev.coinType, p)])}`),
+  bets_won: (ev) => chainAggregate('bet_result_event', 'player', (p) => `count(*)${filter(['e.won', coinIs(ev.coinType, p)])}`),
+  wagered: (ev) => chainAggregate('bet_result_event', 'player', (p) => `coalesce(sum(e.stake)${filter([coinIs(ev.coinType, p)])}, 0)`),
+  daily_streak_claims: () => chainAggregate('daily_streak_claimed_event', 'player', () => 'count(*)'),
+  vip_level: () => chainAggregate('vip_exp_progress_event', 'player', () => 'coalesce(max(e.vip_level), 0)'),
+  referrals: () => chainAggregate('referral_reward_event', 'referrer', () => 'count(DISTINCT e.referee)'),
+  login_streak: () => loginStreak,
+};
+
+const evaluatorSql = <K extends EvaluatorKind>(ev: Of<K>): EvaluatorSql => (SQL[ev.kind] as (ev: Of<K>) => EvaluatorSql)(ev);
 
 /** What moves an evaluator's progress. */
 export const sourceOf = (ev: QuestEvaluator): EvaluatorSource => evaluatorSql(ev).source;

@@ -1,5 +1,6 @@
 export * from './catalogue';
 export * from './claims';
+export * from './definitions';
 export * from './evaluators';
 export * from './metrics';
 export * from './model';

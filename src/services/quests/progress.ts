@@ -1,5 +1,5 @@
 import type { Db, QueryOptions } from '../../db/client';
-import type { Catalogue, QuestDefinition } from './catalogue';
+import type { QuestDefinition } from './catalogue';
 import { progressOfAll, progressOfKeys } from './evaluators';
 
 /** One player's period of one quest. */
@@ -13,6 +13,9 @@ export interface QuestRef {
   campaignSlug: string;
   quest: QuestDefinition;
 }
+
+/** Campaigns and their quests, as the rebuild walks them (the stored catalogue, or the default one). */
+export type QuestsByCampaign = ReadonlyArray<{ campaign: { slug: string }; quests: readonly QuestDefinition[] }>;
 
 type Param = (value: unknown) => string;
 const paramsOf = (params: unknown[]): Param => (value) => `$${params.push(value)}`;
@@ -117,7 +120,7 @@ export interface ProgressDifference {
 const recomputed = (ref: QuestRef, params: unknown[]): string => progressOfAll(ref.quest.evaluator, ref.quest.timePeriod, params);
 
 /** Recomputes every quest's progress from the event tables and lists where `quest_progress` differs (one statement per quest). */
-export async function diffProgress(db: Pick<Db, 'query'>, catalogue: Catalogue): Promise<ProgressDifference[]> {
+export async function diffProgress(db: Pick<Db, 'query'>, catalogue: QuestsByCampaign): Promise<ProgressDifference[]> {
   const out: ProgressDifference[] = [];
   for (const { campaign, quests } of catalogue) {
     for (const quest of quests) {
@@ -153,26 +156,40 @@ export async function diffProgress(db: Pick<Db, 'query'>, catalogue: Catalogue):
   return out;
 }
 
+type RawTx = Pick<Parameters<Parameters<Db['prisma']['$transaction']>[0]>[0], '$executeRawUnsafe'>;
+
+/**
+ * Replaces one quest's `quest_progress` rows with the recomputed ones: upserts what the events
+ * produce, deletes what they no longer do (and rows of another period, left by a period change).
+ */
+async function rebuildOne(tx: RawTx, ref: QuestRef): Promise<number> {
+  const upsertParams: unknown[] = [];
+  const up = paramsOf(upsertParams);
+  const written = await tx.$executeRawUnsafe(upsertProgress(ref, recomputed(ref, upsertParams), up), ...upsertParams);
+  const delParams: unknown[] = [];
+  const dp = paramsOf(delParams);
+  await tx.$executeRawUnsafe(
+    `DELETE FROM quest_progress qp
+      WHERE qp.quest_key = ${dp(ref.quest.key)} AND qp.campaign_slug = ${dp(ref.campaignSlug)}
+        AND (qp.time_period <> ${dp(ref.quest.timePeriod)}
+             OR NOT EXISTS (SELECT 1 FROM (${recomputed(ref, delParams)}) c WHERE c.player = qp.player_address AND c.period_start = qp.period_start))`,
+    ...delParams,
+  );
+  return written;
+}
+
 /** Replaces `quest_progress` with the recomputed rows, in one transaction (rows the events no longer produce are deleted). */
-export async function applyProgressRebuild(db: Pick<Db, 'prisma'>, catalogue: Catalogue): Promise<number> {
+export async function applyProgressRebuild(db: Pick<Db, 'prisma'>, catalogue: QuestsByCampaign): Promise<number> {
   return db.prisma.$transaction(async (tx) => {
     let written = 0;
     for (const { campaign, quests } of catalogue) {
-      for (const quest of quests) {
-        const ref = { campaignSlug: campaign.slug, quest };
-        const upsertParams: unknown[] = [];
-        const up = paramsOf(upsertParams);
-        written += await tx.$executeRawUnsafe(upsertProgress(ref, recomputed(ref, upsertParams), up), ...upsertParams);
-        const delParams: unknown[] = [];
-        const dp = paramsOf(delParams);
-        await tx.$executeRawUnsafe(
-          `DELETE FROM quest_progress qp
-            WHERE qp.quest_key = ${dp(quest.key)} AND qp.campaign_slug = ${dp(campaign.slug)} AND qp.time_period = ${dp(quest.timePeriod)}
-              AND NOT EXISTS (SELECT 1 FROM (${recomputed(ref, delParams)}) c WHERE c.player = qp.player_address AND c.period_start = qp.period_start)`,
-          ...delParams,
-        );
-      }
+      for (const quest of quests) written += await rebuildOne(tx, { campaignSlug: campaign.slug, quest });
     }
     return written;
   });
+}
+
+/** Recomputes one quest's stored progress from the event tables (after an operator created it or changed what it counts), in one transaction. */
+export async function rebuildQuestProgress(db: Pick<Db, 'prisma'>, ref: QuestRef): Promise<number> {
+  return db.prisma.$transaction((tx) => rebuildOne(tx, ref), { maxWait: 10_000, timeout: 120_000 });
 }

@@ -1,26 +1,51 @@
 import type { Db } from '../../db/client';
 import type { Catalogue } from './catalogue';
+import { questColumns } from './definitions';
+
+export interface SeedResult {
+  /** Slugs of the campaigns created. */
+  campaigns: string[];
+  /** `slug/key` of the quests created. */
+  quests: string[];
+}
 
 /**
- * Creates the catalogue's campaigns that do not exist yet (INSERT … ON CONFLICT DO NOTHING, so two
- * processes seeding at once are fine). Existing rows are left as they are: after the first seed,
- * operators own dates, `managesClaims` and copy. Returns the slugs created.
+ * Inserts what the catalogue has and the database lacks, and changes nothing that exists
+ * (INSERT … ON CONFLICT DO NOTHING, so two processes seeding at once are fine): after the first
+ * seed, operators own campaigns and quests, and an edit is never overwritten. The catalogue's
+ * campaigns that are missing are created unless `campaigns: false`; its quests that are missing
+ * are added to their campaign when that campaign exists (a default quest added to the code reaches
+ * an existing deployment this way). Returns what was created.
  */
-export async function seedCampaigns(db: Pick<Db, 'prisma'>, catalogue: Catalogue): Promise<string[]> {
-  const rows = await db.prisma.campaign.createManyAndReturn({
-    data: catalogue.map(({ campaign: c }) => ({
-      slug: c.slug,
-      type: c.type,
-      startAt: c.startAt,
-      endAt: c.endAt,
-      managesClaims: c.managesClaims,
-      name: c.name ?? null,
-      title: c.title ?? null,
-      description: c.description ?? null,
-      copyText: c.copyText ?? null,
-    })),
+export async function seedCatalogue(db: Pick<Db, 'prisma'>, catalogue: Catalogue, opts: { campaigns?: boolean } = {}): Promise<SeedResult> {
+  const campaigns =
+    opts.campaigns === false
+      ? []
+      : await db.prisma.campaign.createManyAndReturn({
+          data: catalogue.map(({ campaign: c }) => ({
+            slug: c.slug,
+            type: c.type,
+            startAt: c.startAt,
+            endAt: c.endAt,
+            managesClaims: c.managesClaims,
+            enabled: c.enabled !== false,
+            name: c.name ?? null,
+            title: c.title ?? null,
+            description: c.description ?? null,
+            copyText: c.copyText ?? null,
+          })),
+          skipDuplicates: true,
+          select: { slug: true },
+        });
+  const existing = new Set(
+    (await db.prisma.campaign.findMany({ where: { slug: { in: catalogue.map((c) => c.campaign.slug) } }, select: { slug: true } })).map((c) => c.slug),
+  );
+  const quests = await db.prisma.quest.createManyAndReturn({
+    data: catalogue
+      .filter((c) => existing.has(c.campaign.slug))
+      .flatMap(({ campaign, quests: list }) => list.map((q, position) => ({ campaignSlug: campaign.slug, key: q.key, position, ...questColumns(q) }))),
     skipDuplicates: true,
-    select: { slug: true },
+    select: { campaignSlug: true, key: true },
   });
-  return rows.map((r) => r.slug);
+  return { campaigns: campaigns.map((r) => r.slug), quests: quests.map((q) => `${q.campaignSlug}/${q.key}`) };
 }

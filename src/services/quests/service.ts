@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Registry } from 'prom-client';
 import type { KindKey } from '../../chain-events/kinds';
@@ -11,35 +10,60 @@ import type { SharedStore } from '../../store';
 import type { Hooks } from '../hooks';
 import { chargeRate, isOverLimit, rateLimited } from '../../store/rate-limit';
 import type { LeaderboardService } from '../leaderboards';
+import type { AuditLog, OperatorActor } from '../operators';
+import type { ReadCacheService } from '../read-cache';
+import { DEFAULT_CATALOGUE, lifecycleOf, periodEndOf, periodStartOf, questWindow, validateCatalogue, type Catalogue, type QuestDefinition } from './catalogue';
 import {
-  DEFAULT_CATALOGUE,
-  lifecycleOf,
-  periodEndOf,
-  periodStartOf,
-  questWindow,
-  validateCatalogue,
-  type Catalogue,
-  type QuestDefinition,
-} from './catalogue';
-import { DEFAULT_QUEST_MODE, questMode, type CampaignView, type NotClaimableReason, type QuestClaimPage, type QuestClaimResult, type QuestLifecycle, type QuestMode, type QuestStatus, type QuestView } from './model';
+  DEFAULT_QUEST_MODE,
+  campaignSlug,
+  questKey as questKeyInput,
+  questMode,
+  type AdminCampaignView,
+  type AdminQuestView,
+  type CampaignView,
+  type NotClaimableReason,
+  type QuestClaimPage,
+  type QuestClaimResult,
+  type QuestLifecycle,
+  type QuestMode,
+  type QuestStatus,
+  type QuestView,
+} from './model';
+import { createQuestAdmin, type CatalogueChange } from './admin';
+import { createCatalogueCache, type CatalogueSnapshot } from './catalogue-cache';
 import { recordClaim } from './claims';
 import { readClaimsHistory } from './claims-history';
-import { seedCampaigns } from './seed';
+import { loadCatalogue, readCampaignQuest, type StoredCampaign, type StoredQuest } from './definitions';
+import { seedCatalogue, type SeedResult } from './seed';
 import { createQuestMetrics } from './metrics';
 import { liveProgress, readStored, type ProgressKey } from './progress';
 import { createProgressUpkeep } from './upkeep';
 
 /** Most checks one batch status request may carry. */
 export const MAX_STATUS_CHECKS = 50;
-/** How stale a campaign row a status read may use (operators edit campaigns in the database; the catalogue's own cache hint is 10 s). */
-const CAMPAIGN_READ_TTL_MS = 5_000;
+/**
+ * How stale a process's copy of the campaigns and quests may get when it missed an edit's
+ * announcement (edits announce themselves to every replica at once; the catalogue's own cache hint is 10 s).
+ */
+const CATALOGUE_READ_TTL_MS = 5_000;
+
+/** The operators' side: campaigns and quests as data, each edit versioned and audited, seen by every replica at once. */
+export interface QuestAdminService {
+  /** Every campaign with its quests as stored (versions, evaluators, whether claimed). */
+  list(): Promise<AdminCampaignView[]>;
+  createCampaign(actor: OperatorActor, input: unknown, requestId?: string): Promise<AdminCampaignView>;
+  updateCampaign(actor: OperatorActor, slug: string, input: unknown, requestId?: string): Promise<AdminCampaignView>;
+  createQuest(actor: OperatorActor, campaignSlug: string, input: unknown, requestId?: string): Promise<AdminQuestView>;
+  updateQuest(actor: OperatorActor, campaignSlug: string, questKey: string, input: unknown, requestId?: string): Promise<AdminQuestView>;
+}
 
 export interface QuestService {
-  /** Seeds the default catalogue when no campaign exists, logs the lifecycle states, starts the lifecycle watch. */
+  /** Seeds the default catalogue when no campaign exists (else its quests missing from the database), logs the lifecycle states, starts the lifecycle watch. */
   start(): Promise<void>;
   close(): Promise<void>;
-  /** Creates the catalogue's missing campaigns (idempotent; existing rows are the operators' and stay as they are). */
-  seed(): Promise<{ created: string[] }>;
+  /** Creates the default catalogue's missing campaigns and quests (idempotent; existing rows are the operators' and stay as they are). */
+  seed(): Promise<SeedResult>;
+  readonly admin: QuestAdminService;
   list(opts?: QueryOptions): Promise<CampaignView[]>;
   /** Statuses of every quest of every campaign for a player, `indexed` mode (the default lookup). */
   defaultStatus(input: unknown, viewer: string | null, opts?: QueryOptions): Promise<QuestStatus[]>;
@@ -73,10 +97,14 @@ export interface QuestServiceDeps {
   lifecycleIntervalMs?: number;
   /** Where progress upkeep subscribes (chain batches, logins); without it only `afterIndexed` calls move indexed progress. */
   hooks?: Pick<Hooks, 'on'>;
+  /** The operators' audit log (every edit is audited); without it the admin side refuses. */
+  audit?: Pick<AuditLog, 'audited'>;
+  /** The `quests` generation: bumped by an edit (cached responses and every replica's catalogue copy drop at once). */
+  readCache?: Pick<ReadCacheService, 'bump' | 'onBump'>;
 }
 
-const slug = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be 1–64 lowercase letters, digits, dashes or underscores');
-const questKey = slug;
+const slug = campaignSlug;
+const questKey = questKeyInput;
 const address = suiAddress();
 const mode = questMode.default(DEFAULT_QUEST_MODE);
 const playerInput = z.object({ player: address.optional() });
@@ -104,19 +132,6 @@ export const claimBody = z
   .strict();
 const claimInput = claimBody.extend({ campaignSlug: slug, questKey });
 
-/** What a status request and a claim read about the campaign (the `campaign` row). */
-interface CampaignRow {
-  slug: string;
-  type: string;
-  name: string | null;
-  title: string | null;
-  description: string | null;
-  copyText: string | null;
-  startAt: Date;
-  endAt: Date;
-  managesClaims: boolean;
-}
-
 export function createQuestService(deps: QuestServiceDeps): QuestService {
   const catalogue = deps.catalogue ?? DEFAULT_CATALOGUE;
   validateCatalogue(catalogue);
@@ -124,10 +139,30 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
   const logger = deps.logger.child({ component: 'quests' });
   const metrics = createQuestMetrics(deps.registry);
   const claimLimit = deps.claimLimit ?? { max: 10, windowMs: 60_000 };
-  const questsOf = new Map(catalogue.map((c) => [c.campaign.slug, new Map(c.quests.map((q) => [q.key, q]))]));
   const lifecycleSeen = new Map<string, QuestLifecycle>();
   let lifecycleTimer: NodeJS.Timeout | null = null;
-  const upkeep = createProgressUpkeep({ db: deps.db, catalogue, metrics, logger });
+
+  /** Status reads, the list and the upkeep read the stored catalogue through this copy; a claim reads its rows fresh. */
+  const cache = createCatalogueCache({ load: () => loadCatalogue(deps.db, logger), ttlMs: CATALOGUE_READ_TTL_MS });
+  // An edit on any replica bumps `quests`: this copy drops before a response cached under the new generation can be built from it.
+  deps.readCache?.onBump('quests', () => cache.invalidate());
+
+  const upkeep = createProgressUpkeep({
+    db: deps.db,
+    quests: async () => {
+      const snapshot = await cache.get();
+      return {
+        refs: snapshot.refs,
+        byId: (id) => {
+          const cut = id.indexOf('/');
+          const quest = snapshot.bySlug.get(id.slice(0, cut))?.byKey.get(id.slice(cut + 1));
+          return quest ? { campaignSlug: id.slice(0, cut), quest } : undefined;
+        },
+      };
+    },
+    metrics,
+    logger,
+  });
   const unsubscribe = [
     deps.hooks?.on('chainIndexed', ({ kind, events }) => upkeep.afterIndexed(kind, events)),
     deps.hooks?.on('walletLoggedIn', ({ wallet, at }) => upkeep.afterLogin(wallet, at)),
@@ -139,33 +174,34 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
     throw new AppError(code, message, { reason, ...details });
   }
 
-  /**
-   * Status reads take a campaign row at most CAMPAIGN_READ_TTL_MS old (concurrent misses share one
-   * query, unknown slugs are remembered too); a claim always reads it fresh.
-   */
-  const readCampaign = (slug: string): Promise<CampaignRow | null> => deps.db.prisma.campaign.findUnique({ where: { slug } });
-  const campaignRows = new LRUCache<string, { row: CampaignRow | null }>({
-    max: 1000,
-    ttl: CAMPAIGN_READ_TTL_MS,
-    fetchMethod: async (slug) => ({ row: await readCampaign(slug) }),
-  });
+  const unknownCampaign = (campaignSlug: string) => new AppError('NOT_FOUND', `No campaign "${campaignSlug}"`, { reason: 'unknown_campaign', campaignSlug });
+  const unknownQuest = (campaignSlug: string, key: string) => new AppError('NOT_FOUND', `No quest "${key}" in campaign "${campaignSlug}"`, { reason: 'unknown_quest', campaignSlug, questKey: key });
 
-  async function loadCampaign(campaignSlug: string, opts: { fresh?: boolean } = {}): Promise<CampaignRow> {
-    const row = opts.fresh ? await readCampaign(campaignSlug) : (await campaignRows.fetch(campaignSlug))!.row;
-    if (!row) throw new AppError('NOT_FOUND', `No campaign "${campaignSlug}"`, { reason: 'unknown_campaign', campaignSlug });
-    return row;
+  /** A campaign and its quests from the process's copy (at most CATALOGUE_READ_TTL_MS old, dropped at once by an edit). */
+  async function loadCampaign(campaignSlug: string): Promise<NonNullable<ReturnType<CatalogueSnapshot['bySlug']['get']>>> {
+    const entry = (await cache.get()).bySlug.get(campaignSlug);
+    if (!entry) throw unknownCampaign(campaignSlug);
+    return entry;
   }
 
-  function findQuest(campaignSlug: string, key: string): QuestDefinition {
-    const quest = questsOf.get(campaignSlug)?.get(key);
-    if (!quest) throw new AppError('NOT_FOUND', `No quest "${key}" in campaign "${campaignSlug}"`, { reason: 'unknown_quest', campaignSlug, questKey: key });
+  function findQuest(entry: { campaign: StoredCampaign; byKey: ReadonlyMap<string, StoredQuest> }, key: string): StoredQuest {
+    const quest = entry.byKey.get(key);
+    if (!quest) throw unknownQuest(entry.campaign.slug, key);
     return quest;
   }
 
+  /** The campaign and the quest as stored right now (a claim pays by the definition of the moment). */
+  async function readFresh(campaignSlug: string, key: string): Promise<{ campaign: StoredCampaign; quest: StoredQuest }> {
+    const found = await readCampaignQuest(deps.db, campaignSlug, key);
+    if (!found) throw unknownCampaign(campaignSlug);
+    if (!found.quest) throw unknownQuest(campaignSlug, key);
+    return { campaign: found.campaign, quest: found.quest };
+  }
+
   /** Logs each quest whose lifecycle state differs from the last one this process saw, with its campaign. */
-  function observeLifecycle(campaigns: readonly CampaignRow[], now: Date): void {
-    for (const campaign of campaigns) {
-      for (const quest of questsOf.get(campaign.slug)?.values() ?? []) {
+  function observeLifecycle(entries: ReadonlyArray<{ campaign: StoredCampaign; quests: readonly QuestDefinition[] }>, now: Date): void {
+    for (const { campaign, quests } of entries) {
+      for (const quest of quests) {
         const id = `${campaign.slug}/${quest.key}`;
         const state = lifecycleOf(quest, campaign, now);
         const previous = lifecycleSeen.get(id);
@@ -184,6 +220,8 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
     }
   }
 
+  const observeAll = async () => observeLifecycle((await cache.get()).entries, clock());
+
   const playerOr = (player: string | undefined, viewer: string | null): string => {
     const chosen = player ?? viewer;
     if (!chosen) throw new AppError('VALIDATION_FAILED', 'player is required without an access token', { issues: [{ path: '/player', message: 'required without an access token' }] });
@@ -196,9 +234,10 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
     player: string;
   }
 
-  async function evaluate(campaign: CampaignRow, checks: readonly Check[], operation: string, opts?: QueryOptions): Promise<QuestStatus[]> {
+  async function evaluate(entry: { campaign: StoredCampaign; quests: readonly QuestDefinition[] }, checks: readonly Check[], operation: string, opts?: QueryOptions): Promise<QuestStatus[]> {
+    const { campaign } = entry;
     const now = clock();
-    observeLifecycle([campaign], now);
+    observeLifecycle([entry], now);
     for (const c of checks) {
       if (!c.quest.modes.includes(c.mode)) throw new AppError('VALIDATION_FAILED', `Quest "${c.quest.key}" supports modes ${c.quest.modes.join(', ')}`, { issues: [{ path: '/mode', message: `one of ${c.quest.modes.join(', ')}` }] });
     }
@@ -254,7 +293,7 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
     }
   }
 
-  function questView(quest: QuestDefinition, campaign: CampaignRow, now: Date): QuestView {
+  function questView(quest: QuestDefinition, campaign: StoredCampaign, now: Date): QuestView {
     const window = questWindow(quest, campaign);
     const periodStart = periodStartOf(quest.timePeriod, now);
     return {
@@ -274,10 +313,6 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
     };
   }
 
-  async function allCampaigns(): Promise<CampaignRow[]> {
-    return deps.db.prisma.campaign.findMany({ orderBy: [{ startAt: 'asc' }, { slug: 'asc' }] });
-  }
-
   async function throttle(wallet: string): Promise<void> {
     const charge = await chargeRate(deps.store, `quest-claim:wallet:${wallet}`, claimLimit);
     if (!isOverLimit(charge)) return;
@@ -285,23 +320,70 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
     refuse('throttled', refusal.code, refusal.message, refusal.details);
   }
 
-  const seed = async (): Promise<{ created: string[] }> => ({ created: await seedCampaigns(deps.db, catalogue) });
+  const seed = (opts?: { campaigns?: boolean }): Promise<SeedResult> => seedCatalogue(deps.db, catalogue, opts);
+
+  const questAdmin = createQuestAdmin({ db: deps.db, audit: deps.audit, clock });
+
+  /**
+   * After an edit's commit: this replica's copy drops at once; the `quests` bump drops every other
+   * replica's copy and every cached response (through the shared store's pub/sub, each replica's
+   * listener running before the new generation is used); the edited quest's stored progress is
+   * recomputed off the request (in turn with the upkeep's refreshes); lifecycle changes are logged.
+   */
+  async function changed(change: CatalogueChange): Promise<void> {
+    cache.invalidate();
+    await deps.readCache?.bump('quests');
+    if (change.rebuild) void upkeep.rebuild(change.rebuild);
+    try {
+      const entry = (await cache.get()).bySlug.get(change.campaignSlug);
+      if (entry) observeLifecycle([entry], clock());
+    } catch (err) {
+      logger.warn({ err }, 'quest lifecycle check after an edit failed');
+    }
+  }
+
+  const admin: QuestAdminService = {
+    list: () => questAdmin.list(),
+    async createCampaign(actor, input, requestId) {
+      const { view, change } = await questAdmin.createCampaign(actor, input, requestId);
+      await changed(change);
+      return view;
+    },
+    async updateCampaign(actor, slug, input, requestId) {
+      const { view, change } = await questAdmin.updateCampaign(actor, slug, input, requestId);
+      await changed(change);
+      return view;
+    },
+    async createQuest(actor, campaignSlug, input, requestId) {
+      const { view, change } = await questAdmin.createQuest(actor, campaignSlug, input, requestId);
+      await changed(change);
+      return view;
+    },
+    async updateQuest(actor, campaignSlug, key, input, requestId) {
+      const { view, change } = await questAdmin.updateQuest(actor, campaignSlug, key, input, requestId);
+      await changed(change);
+      return view;
+    },
+  };
 
   return {
     claimLimit,
-    seed,
+    seed: () => seed(),
+    admin,
     async start() {
       if ((await deps.db.prisma.campaign.count()) === 0) {
-        const { created } = await seed();
-        logger.info({ campaigns: created }, 'quests: the catalogue was empty; seeded the default campaigns');
+        const created = await seed();
+        logger.info({ campaigns: created.campaigns, quests: created.quests.length }, 'quests: the catalogue was empty; seeded the default campaigns');
+      } else {
+        // A default quest the database lacks (new in this release, or the first start with quests as data) joins its campaign; nothing existing changes.
+        const created = await seed({ campaigns: false });
+        if (created.quests.length) logger.info({ quests: created.quests }, 'quests: added the default quests missing from the database');
       }
-      observeLifecycle(await allCampaigns(), clock());
+      await observeAll();
       const every = deps.lifecycleIntervalMs ?? 60_000;
       if (every > 0) {
         lifecycleTimer = setInterval(() => {
-          allCampaigns()
-            .then((rows) => observeLifecycle(rows, clock()))
-            .catch((err: unknown) => logger.warn({ err }, 'quest lifecycle check failed'));
+          observeAll().catch((err: unknown) => logger.warn({ err }, 'quest lifecycle check failed'));
         }, every);
         lifecycleTimer.unref();
       }
@@ -313,10 +395,10 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
       await upkeep.settled();
     },
     async list() {
-      const campaigns = await allCampaigns();
+      const { entries } = await cache.get();
       const now = clock();
-      observeLifecycle(campaigns, now);
-      return campaigns.map((c) => ({
+      observeLifecycle(entries, now);
+      return entries.map(({ campaign: c, quests }) => ({
         slug: c.slug,
         type: c.type,
         name: c.name,
@@ -326,44 +408,43 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
         startAt: c.startAt.toISOString(),
         endAt: c.endAt.toISOString(),
         managesClaims: c.managesClaims,
-        quests: [...(questsOf.get(c.slug)?.values() ?? [])].map((q) => questView(q, c, now)),
+        enabled: c.enabled,
+        quests: quests.map((q) => questView(q, c, now)),
       }));
     },
     async defaultStatus(raw, viewer, opts) {
       const player = playerOr(parseInput(playerInput, raw ?? {}).player, viewer);
       const out: QuestStatus[] = [];
-      for (const campaign of await allCampaigns()) {
-        const quests = [...(questsOf.get(campaign.slug)?.values() ?? [])];
-        if (quests.length) out.push(...(await evaluate(campaign, quests.map((quest) => ({ quest, mode: 'indexed' as const, player })), 'default_status', opts)));
+      for (const entry of (await cache.get()).entries) {
+        if (entry.quests.length) out.push(...(await evaluate(entry, entry.quests.map((quest) => ({ quest, mode: 'indexed' as const, player })), 'default_status', opts)));
       }
       return out;
     },
     async campaignStatus(raw, viewer, opts) {
       const input = parseInput(campaignStatusInput, raw);
-      const campaign = await loadCampaign(input.campaignSlug);
+      const entry = await loadCampaign(input.campaignSlug);
       const player = playerOr(input.player, viewer);
-      const quests = [...(questsOf.get(campaign.slug)?.values() ?? [])];
-      return quests.length ? evaluate(campaign, quests.map((quest) => ({ quest, mode: input.mode, player })), 'campaign_status', opts) : [];
+      return entry.quests.length ? evaluate(entry, entry.quests.map((quest) => ({ quest, mode: input.mode, player })), 'campaign_status', opts) : [];
     },
     async status(raw, viewer, opts) {
       const input = parseInput(statusInput, raw);
-      const campaign = await loadCampaign(input.campaignSlug);
-      const quest = findQuest(campaign.slug, input.questKey);
-      const [status] = await evaluate(campaign, [{ quest, mode: input.mode, player: playerOr(input.player, viewer) }], 'status', opts);
+      const entry = await loadCampaign(input.campaignSlug);
+      const quest = findQuest(entry, input.questKey);
+      const [status] = await evaluate(entry, [{ quest, mode: input.mode, player: playerOr(input.player, viewer) }], 'status', opts);
       return status;
     },
     async statusBatch(raw, viewer, opts) {
       const input = parseInput(batchInput, raw);
-      const campaign = await loadCampaign(input.campaignSlug);
-      const checks = input.checks.map((c) => ({ quest: findQuest(campaign.slug, c.questKey), mode: c.mode, player: playerOr(c.player, viewer) }));
-      return evaluate(campaign, checks, 'batch_status', opts);
+      const entry = await loadCampaign(input.campaignSlug);
+      const checks = input.checks.map((c) => ({ quest: findQuest(entry, c.questKey), mode: c.mode, player: playerOr(c.player, viewer) }));
+      return evaluate(entry, checks, 'batch_status', opts);
     },
     async performanceDaily(raw, viewer, opts) {
       const input = parseInput(performanceInput, raw);
-      const campaign = await loadCampaign(input.campaignSlug);
-      const quest = [...(questsOf.get(campaign.slug)?.values() ?? [])].find((q) => q.performanceDaily);
-      if (!quest) throw new AppError('NOT_FOUND', `Campaign "${campaign.slug}" has no daily performance quest`, { reason: 'unknown_quest', campaignSlug: campaign.slug });
-      const [status] = await evaluate(campaign, [{ quest, mode: 'indexed', player: playerOr(input.player, viewer) }], 'performance_daily', opts);
+      const entry = await loadCampaign(input.campaignSlug);
+      const quest = entry.quests.find((q) => q.performanceDaily);
+      if (!quest) throw new AppError('NOT_FOUND', `Campaign "${entry.campaign.slug}" has no daily performance quest`, { reason: 'unknown_quest', campaignSlug: entry.campaign.slug });
+      const [status] = await evaluate(entry, [{ quest, mode: 'indexed', player: playerOr(input.player, viewer) }], 'performance_daily', opts);
       return status;
     },
     claimsHistory: (wallet, raw, opts) => readClaimsHistory(deps.db, wallet, raw, opts),
@@ -378,21 +459,20 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
           throw err;
         }
         await throttle(wallet);
-        let campaign: CampaignRow;
-        let quest: QuestDefinition;
+        let campaign: StoredCampaign;
+        let quest: StoredQuest;
         try {
-          campaign = await loadCampaign(input.campaignSlug, { fresh: true });
-          quest = findQuest(campaign.slug, input.questKey);
+          ({ campaign, quest } = await readFresh(input.campaignSlug, input.questKey));
         } catch (err) {
           metrics.refusals.inc({ reason: String((err as AppError).details?.reason ?? 'unknown') });
           throw err;
         }
         const now = clock();
-        observeLifecycle([campaign], now);
+        observeLifecycle([{ campaign, quests: [quest] }], now);
         const where = { campaignSlug: campaign.slug, questKey: quest.key };
         const window = questWindow(quest, campaign);
         const lifecycle = lifecycleOf(quest, campaign, now);
-        if (lifecycle === 'inactive') refuse('inactive', 'CLAIM_PERIOD_INVALID', `Quest "${quest.key}" is not enabled`, where);
+        if (lifecycle === 'inactive') refuse('inactive', 'CLAIM_PERIOD_INVALID', campaign.enabled ? `Quest "${quest.key}" is not enabled` : `Campaign "${campaign.slug}" is switched off`, where);
         if (lifecycle === 'upcoming') refuse('not_started', 'CLAIM_PERIOD_INVALID', `Quest "${quest.key}" starts at ${window.startAt.toISOString()}`, { ...where, startAt: window.startAt.toISOString() });
         if (lifecycle === 'expired') refuse('closed', 'CLAIM_PERIOD_INVALID', `Quest "${quest.key}" ended at ${window.endAt.toISOString()}`, { ...where, endAt: window.endAt.toISOString() });
         if (campaign.managesClaims) refuse('managed_by_partner', 'FORBIDDEN', `Claims of campaign "${campaign.slug}" are made with its partner, not here`, where);

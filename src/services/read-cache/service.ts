@@ -5,9 +5,9 @@ import type { SharedStore } from '../../store';
 /**
  * What cached reads depend on: `chain` is everything the indexer commits (leaderboards, bets,
  * quest progress, VIP levels), `prices` the price poller's snapshot, `blog` the published posts
- * (bumped after each partner delivery).
+ * (bumped after each partner delivery), `quests` the campaigns and quests (bumped by each operator edit).
  */
-export const CACHED_DOMAINS = ['chain', 'prices', 'blog'] as const;
+export const CACHED_DOMAINS = ['chain', 'prices', 'blog', 'quests'] as const;
 export type CachedDomain = (typeof CACHED_DOMAINS)[number];
 
 export interface ReadCacheService {

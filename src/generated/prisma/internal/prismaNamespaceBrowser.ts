@@ -52,6 +52,7 @@ export const AnyNull = runtime.AnyNull
 
 export const ModelName = {
   Campaign: 'Campaign',
+  Quest: 'Quest',
   QuestClaim: 'QuestClaim',
   QuestProgress: 'QuestProgress',
   LoginDay: 'LoginDay',
@@ -120,11 +121,38 @@ export const CampaignScalarFieldEnum = {
   title: 'title',
   description: 'description',
   copyText: 'copyText',
+  enabled: 'enabled',
+  version: 'version',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
 
 export type CampaignScalarFieldEnum = (typeof CampaignScalarFieldEnum)[keyof typeof CampaignScalarFieldEnum]
+
+
+export const QuestScalarFieldEnum = {
+  id: 'id',
+  campaignSlug: 'campaignSlug',
+  key: 'key',
+  title: 'title',
+  description: 'description',
+  xpReward: 'xpReward',
+  timePeriod: 'timePeriod',
+  modes: 'modes',
+  evaluatorKind: 'evaluatorKind',
+  evaluatorParams: 'evaluatorParams',
+  target: 'target',
+  enabled: 'enabled',
+  startAt: 'startAt',
+  endAt: 'endAt',
+  performanceDaily: 'performanceDaily',
+  position: 'position',
+  version: 'version',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type QuestScalarFieldEnum = (typeof QuestScalarFieldEnum)[keyof typeof QuestScalarFieldEnum]
 
 
 export const QuestClaimScalarFieldEnum = {
@@ -684,19 +712,19 @@ export const SortOrder = {
 export type SortOrder = (typeof SortOrder)[keyof typeof SortOrder]
 
 
+export const JsonNullValueInput = {
+  JsonNull: JsonNull
+} as const
+
+export type JsonNullValueInput = (typeof JsonNullValueInput)[keyof typeof JsonNullValueInput]
+
+
 export const NullableJsonNullValueInput = {
   DbNull: DbNull,
   JsonNull: JsonNull
 } as const
 
 export type NullableJsonNullValueInput = (typeof NullableJsonNullValueInput)[keyof typeof NullableJsonNullValueInput]
-
-
-export const JsonNullValueInput = {
-  JsonNull: JsonNull
-} as const
-
-export type JsonNullValueInput = (typeof JsonNullValueInput)[keyof typeof JsonNullValueInput]
 
 
 export const QueryMode = {

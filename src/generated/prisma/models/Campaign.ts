@@ -20,8 +20,18 @@ export type CampaignModel = runtime.Types.Result.DefaultSelection<Prisma.$Campai
 
 export type AggregateCampaign = {
   _count: CampaignCountAggregateOutputType | null
+  _avg: CampaignAvgAggregateOutputType | null
+  _sum: CampaignSumAggregateOutputType | null
   _min: CampaignMinAggregateOutputType | null
   _max: CampaignMaxAggregateOutputType | null
+}
+
+export type CampaignAvgAggregateOutputType = {
+  version: number | null
+}
+
+export type CampaignSumAggregateOutputType = {
+  version: number | null
 }
 
 export type CampaignMinAggregateOutputType = {
@@ -35,6 +45,8 @@ export type CampaignMinAggregateOutputType = {
   title: string | null
   description: string | null
   copyText: string | null
+  enabled: boolean | null
+  version: number | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -50,6 +62,8 @@ export type CampaignMaxAggregateOutputType = {
   title: string | null
   description: string | null
   copyText: string | null
+  enabled: boolean | null
+  version: number | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -65,11 +79,21 @@ export type CampaignCountAggregateOutputType = {
   title: number
   description: number
   copyText: number
+  enabled: number
+  version: number
   createdAt: number
   updatedAt: number
   _all: number
 }
 
+
+export type CampaignAvgAggregateInputType = {
+  version?: true
+}
+
+export type CampaignSumAggregateInputType = {
+  version?: true
+}
 
 export type CampaignMinAggregateInputType = {
   id?: true
@@ -82,6 +106,8 @@ export type CampaignMinAggregateInputType = {
   title?: true
   description?: true
   copyText?: true
+  enabled?: true
+  version?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -97,6 +123,8 @@ export type CampaignMaxAggregateInputType = {
   title?: true
   description?: true
   copyText?: true
+  enabled?: true
+  version?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -112,6 +140,8 @@ export type CampaignCountAggregateInputType = {
   title?: true
   description?: true
   copyText?: true
+  enabled?: true
+  version?: true
   createdAt?: true
   updatedAt?: true
   _all?: true
@@ -155,6 +185,18 @@ export type CampaignAggregateArgs<ExtArgs extends runtime.Types.Extensions.Inter
   /**
    * {@link https://www.prisma.io/docs/concepts/components/prisma-client/aggregations Aggregation Docs}
    * 
+   * Select which fields to average
+  **/
+  _avg?: CampaignAvgAggregateInputType
+  /**
+   * {@link https://www.prisma.io/docs/concepts/components/prisma-client/aggregations Aggregation Docs}
+   * 
+   * Select which fields to sum
+  **/
+  _sum?: CampaignSumAggregateInputType
+  /**
+   * {@link https://www.prisma.io/docs/concepts/components/prisma-client/aggregations Aggregation Docs}
+   * 
    * Select which fields to find the minimum value
   **/
   _min?: CampaignMinAggregateInputType
@@ -185,6 +227,8 @@ export type CampaignGroupByArgs<ExtArgs extends runtime.Types.Extensions.Interna
   take?: number
   skip?: number
   _count?: CampaignCountAggregateInputType | true
+  _avg?: CampaignAvgAggregateInputType
+  _sum?: CampaignSumAggregateInputType
   _min?: CampaignMinAggregateInputType
   _max?: CampaignMaxAggregateInputType
 }
@@ -200,9 +244,13 @@ export type CampaignGroupByOutputType = {
   title: string | null
   description: string | null
   copyText: string | null
+  enabled: boolean
+  version: number
   createdAt: Date
   updatedAt: Date
   _count: CampaignCountAggregateOutputType | null
+  _avg: CampaignAvgAggregateOutputType | null
+  _sum: CampaignSumAggregateOutputType | null
   _min: CampaignMinAggregateOutputType | null
   _max: CampaignMaxAggregateOutputType | null
 }
@@ -236,8 +284,11 @@ export type CampaignWhereInput = {
   title?: Prisma.StringNullableFilter<"Campaign"> | string | null
   description?: Prisma.StringNullableFilter<"Campaign"> | string | null
   copyText?: Prisma.StringNullableFilter<"Campaign"> | string | null
+  enabled?: Prisma.BoolFilter<"Campaign"> | boolean
+  version?: Prisma.IntFilter<"Campaign"> | number
   createdAt?: Prisma.DateTimeFilter<"Campaign"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Campaign"> | Date | string
+  quests?: Prisma.QuestListRelationFilter
 }
 
 export type CampaignOrderByWithRelationInput = {
@@ -251,8 +302,11 @@ export type CampaignOrderByWithRelationInput = {
   title?: Prisma.SortOrderInput | Prisma.SortOrder
   description?: Prisma.SortOrderInput | Prisma.SortOrder
   copyText?: Prisma.SortOrderInput | Prisma.SortOrder
+  enabled?: Prisma.SortOrder
+  version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  quests?: Prisma.QuestOrderByRelationAggregateInput
 }
 
 export type CampaignWhereUniqueInput = Prisma.AtLeast<{
@@ -269,8 +323,11 @@ export type CampaignWhereUniqueInput = Prisma.AtLeast<{
   title?: Prisma.StringNullableFilter<"Campaign"> | string | null
   description?: Prisma.StringNullableFilter<"Campaign"> | string | null
   copyText?: Prisma.StringNullableFilter<"Campaign"> | string | null
+  enabled?: Prisma.BoolFilter<"Campaign"> | boolean
+  version?: Prisma.IntFilter<"Campaign"> | number
   createdAt?: Prisma.DateTimeFilter<"Campaign"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Campaign"> | Date | string
+  quests?: Prisma.QuestListRelationFilter
 }, "id" | "slug">
 
 export type CampaignOrderByWithAggregationInput = {
@@ -284,11 +341,15 @@ export type CampaignOrderByWithAggregationInput = {
   title?: Prisma.SortOrderInput | Prisma.SortOrder
   description?: Prisma.SortOrderInput | Prisma.SortOrder
   copyText?: Prisma.SortOrderInput | Prisma.SortOrder
+  enabled?: Prisma.SortOrder
+  version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   _count?: Prisma.CampaignCountOrderByAggregateInput
+  _avg?: Prisma.CampaignAvgOrderByAggregateInput
   _max?: Prisma.CampaignMaxOrderByAggregateInput
   _min?: Prisma.CampaignMinOrderByAggregateInput
+  _sum?: Prisma.CampaignSumOrderByAggregateInput
 }
 
 export type CampaignScalarWhereWithAggregatesInput = {
@@ -305,6 +366,8 @@ export type CampaignScalarWhereWithAggregatesInput = {
   title?: Prisma.StringNullableWithAggregatesFilter<"Campaign"> | string | null
   description?: Prisma.StringNullableWithAggregatesFilter<"Campaign"> | string | null
   copyText?: Prisma.StringNullableWithAggregatesFilter<"Campaign"> | string | null
+  enabled?: Prisma.BoolWithAggregatesFilter<"Campaign"> | boolean
+  version?: Prisma.IntWithAggregatesFilter<"Campaign"> | number
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Campaign"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Campaign"> | Date | string
 }
@@ -320,8 +383,11 @@ export type CampaignCreateInput = {
   title?: string | null
   description?: string | null
   copyText?: string | null
+  enabled?: boolean
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  quests?: Prisma.QuestCreateNestedManyWithoutCampaignInput
 }
 
 export type CampaignUncheckedCreateInput = {
@@ -335,8 +401,11 @@ export type CampaignUncheckedCreateInput = {
   title?: string | null
   description?: string | null
   copyText?: string | null
+  enabled?: boolean
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  quests?: Prisma.QuestUncheckedCreateNestedManyWithoutCampaignInput
 }
 
 export type CampaignUpdateInput = {
@@ -350,8 +419,11 @@ export type CampaignUpdateInput = {
   title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   copyText?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  enabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  quests?: Prisma.QuestUpdateManyWithoutCampaignNestedInput
 }
 
 export type CampaignUncheckedUpdateInput = {
@@ -365,8 +437,11 @@ export type CampaignUncheckedUpdateInput = {
   title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   copyText?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  enabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  quests?: Prisma.QuestUncheckedUpdateManyWithoutCampaignNestedInput
 }
 
 export type CampaignCreateManyInput = {
@@ -380,6 +455,8 @@ export type CampaignCreateManyInput = {
   title?: string | null
   description?: string | null
   copyText?: string | null
+  enabled?: boolean
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -395,6 +472,8 @@ export type CampaignUpdateManyMutationInput = {
   title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   copyText?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  enabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -410,6 +489,8 @@ export type CampaignUncheckedUpdateManyInput = {
   title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   copyText?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  enabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -425,8 +506,14 @@ export type CampaignCountOrderByAggregateInput = {
   title?: Prisma.SortOrder
   description?: Prisma.SortOrder
   copyText?: Prisma.SortOrder
+  enabled?: Prisma.SortOrder
+  version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+}
+
+export type CampaignAvgOrderByAggregateInput = {
+  version?: Prisma.SortOrder
 }
 
 export type CampaignMaxOrderByAggregateInput = {
@@ -440,6 +527,8 @@ export type CampaignMaxOrderByAggregateInput = {
   title?: Prisma.SortOrder
   description?: Prisma.SortOrder
   copyText?: Prisma.SortOrder
+  enabled?: Prisma.SortOrder
+  version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -455,8 +544,19 @@ export type CampaignMinOrderByAggregateInput = {
   title?: Prisma.SortOrder
   description?: Prisma.SortOrder
   copyText?: Prisma.SortOrder
+  enabled?: Prisma.SortOrder
+  version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+}
+
+export type CampaignSumOrderByAggregateInput = {
+  version?: Prisma.SortOrder
+}
+
+export type CampaignScalarRelationFilter = {
+  is?: Prisma.CampaignWhereInput
+  isNot?: Prisma.CampaignWhereInput
 }
 
 export type StringFieldUpdateOperationsInput = {
@@ -475,6 +575,141 @@ export type BoolFieldUpdateOperationsInput = {
   set?: boolean
 }
 
+export type IntFieldUpdateOperationsInput = {
+  set?: number
+  increment?: number
+  decrement?: number
+  multiply?: number
+  divide?: number
+}
+
+export type CampaignCreateNestedOneWithoutQuestsInput = {
+  create?: Prisma.XOR<Prisma.CampaignCreateWithoutQuestsInput, Prisma.CampaignUncheckedCreateWithoutQuestsInput>
+  connectOrCreate?: Prisma.CampaignCreateOrConnectWithoutQuestsInput
+  connect?: Prisma.CampaignWhereUniqueInput
+}
+
+export type CampaignUpdateOneRequiredWithoutQuestsNestedInput = {
+  create?: Prisma.XOR<Prisma.CampaignCreateWithoutQuestsInput, Prisma.CampaignUncheckedCreateWithoutQuestsInput>
+  connectOrCreate?: Prisma.CampaignCreateOrConnectWithoutQuestsInput
+  upsert?: Prisma.CampaignUpsertWithoutQuestsInput
+  connect?: Prisma.CampaignWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CampaignUpdateToOneWithWhereWithoutQuestsInput, Prisma.CampaignUpdateWithoutQuestsInput>, Prisma.CampaignUncheckedUpdateWithoutQuestsInput>
+}
+
+export type CampaignCreateWithoutQuestsInput = {
+  id?: string
+  slug: string
+  type: string
+  name?: string | null
+  startAt: Date | string
+  endAt: Date | string
+  managesClaims?: boolean
+  title?: string | null
+  description?: string | null
+  copyText?: string | null
+  enabled?: boolean
+  version?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+}
+
+export type CampaignUncheckedCreateWithoutQuestsInput = {
+  id?: string
+  slug: string
+  type: string
+  name?: string | null
+  startAt: Date | string
+  endAt: Date | string
+  managesClaims?: boolean
+  title?: string | null
+  description?: string | null
+  copyText?: string | null
+  enabled?: boolean
+  version?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+}
+
+export type CampaignCreateOrConnectWithoutQuestsInput = {
+  where: Prisma.CampaignWhereUniqueInput
+  create: Prisma.XOR<Prisma.CampaignCreateWithoutQuestsInput, Prisma.CampaignUncheckedCreateWithoutQuestsInput>
+}
+
+export type CampaignUpsertWithoutQuestsInput = {
+  update: Prisma.XOR<Prisma.CampaignUpdateWithoutQuestsInput, Prisma.CampaignUncheckedUpdateWithoutQuestsInput>
+  create: Prisma.XOR<Prisma.CampaignCreateWithoutQuestsInput, Prisma.CampaignUncheckedCreateWithoutQuestsInput>
+  where?: Prisma.CampaignWhereInput
+}
+
+export type CampaignUpdateToOneWithWhereWithoutQuestsInput = {
+  where?: Prisma.CampaignWhereInput
+  data: Prisma.XOR<Prisma.CampaignUpdateWithoutQuestsInput, Prisma.CampaignUncheckedUpdateWithoutQuestsInput>
+}
+
+export type CampaignUpdateWithoutQuestsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  startAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  endAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  managesClaims?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  copyText?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  enabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  version?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type CampaignUncheckedUpdateWithoutQuestsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  startAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  endAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  managesClaims?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  copyText?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  enabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  version?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+
+/**
+ * Count Type CampaignCountOutputType
+ */
+
+export type CampaignCountOutputType = {
+  quests: number
+}
+
+export type CampaignCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  quests?: boolean | CampaignCountOutputTypeCountQuestsArgs
+}
+
+/**
+ * CampaignCountOutputType without action
+ */
+export type CampaignCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the CampaignCountOutputType
+   */
+  select?: Prisma.CampaignCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * CampaignCountOutputType without action
+ */
+export type CampaignCountOutputTypeCountQuestsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.QuestWhereInput
+}
 
 
 export type CampaignSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -488,8 +723,12 @@ export type CampaignSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   title?: boolean
   description?: boolean
   copyText?: boolean
+  enabled?: boolean
+  version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  quests?: boolean | Prisma.Campaign$questsArgs<ExtArgs>
+  _count?: boolean | Prisma.CampaignCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["campaign"]>
 
 export type CampaignSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -503,6 +742,8 @@ export type CampaignSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   title?: boolean
   description?: boolean
   copyText?: boolean
+  enabled?: boolean
+  version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }, ExtArgs["result"]["campaign"]>
@@ -518,6 +759,8 @@ export type CampaignSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   title?: boolean
   description?: boolean
   copyText?: boolean
+  enabled?: boolean
+  version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }, ExtArgs["result"]["campaign"]>
@@ -533,15 +776,25 @@ export type CampaignSelectScalar = {
   title?: boolean
   description?: boolean
   copyText?: boolean
+  enabled?: boolean
+  version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type CampaignOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "slug" | "type" | "name" | "startAt" | "endAt" | "managesClaims" | "title" | "description" | "copyText" | "createdAt" | "updatedAt", ExtArgs["result"]["campaign"]>
+export type CampaignOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "slug" | "type" | "name" | "startAt" | "endAt" | "managesClaims" | "title" | "description" | "copyText" | "enabled" | "version" | "createdAt" | "updatedAt", ExtArgs["result"]["campaign"]>
+export type CampaignInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  quests?: boolean | Prisma.Campaign$questsArgs<ExtArgs>
+  _count?: boolean | Prisma.CampaignCountOutputTypeDefaultArgs<ExtArgs>
+}
+export type CampaignIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
+export type CampaignIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
 
 export type $CampaignPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "Campaign"
-  objects: {}
+  objects: {
+    quests: Prisma.$QuestPayload<ExtArgs>[]
+  }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
     slug: string
@@ -553,6 +806,14 @@ export type $CampaignPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     title: string | null
     description: string | null
     copyText: string | null
+    /**
+     * false: every quest of the campaign is listed `inactive` and cannot be claimed.
+     */
+    enabled: boolean
+    /**
+     * Bumped by every operator edit; an edit names the version it was based on (409 VERSION_CONFLICT otherwise).
+     */
+    version: number
     createdAt: Date
     updatedAt: Date
   }, ExtArgs["result"]["campaign"]>
@@ -949,6 +1210,7 @@ readonly fields: CampaignFieldRefs;
  */
 export interface Prisma__CampaignClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
+  quests<T extends Prisma.Campaign$questsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Campaign$questsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$QuestPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -988,6 +1250,8 @@ export interface CampaignFieldRefs {
   readonly title: Prisma.FieldRef<"Campaign", 'String'>
   readonly description: Prisma.FieldRef<"Campaign", 'String'>
   readonly copyText: Prisma.FieldRef<"Campaign", 'String'>
+  readonly enabled: Prisma.FieldRef<"Campaign", 'Boolean'>
+  readonly version: Prisma.FieldRef<"Campaign", 'Int'>
   readonly createdAt: Prisma.FieldRef<"Campaign", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Campaign", 'DateTime'>
 }
@@ -1007,6 +1271,10 @@ export type CampaignFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.Inte
    */
   omit?: Prisma.CampaignOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CampaignInclude<ExtArgs> | null
+  /**
    * Filter, which Campaign to fetch.
    */
   where: Prisma.CampaignWhereUniqueInput
@@ -1025,6 +1293,10 @@ export type CampaignFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extensio
    */
   omit?: Prisma.CampaignOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CampaignInclude<ExtArgs> | null
+  /**
    * Filter, which Campaign to fetch.
    */
   where: Prisma.CampaignWhereUniqueInput
@@ -1042,6 +1314,10 @@ export type CampaignFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Inter
    * Omit specific fields from the Campaign
    */
   omit?: Prisma.CampaignOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CampaignInclude<ExtArgs> | null
   /**
    * Filter, which Campaign to fetch.
    */
@@ -1091,6 +1367,10 @@ export type CampaignFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extension
    */
   omit?: Prisma.CampaignOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CampaignInclude<ExtArgs> | null
+  /**
    * Filter, which Campaign to fetch.
    */
   where?: Prisma.CampaignWhereInput
@@ -1138,6 +1418,10 @@ export type CampaignFindManyArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Omit specific fields from the Campaign
    */
   omit?: Prisma.CampaignOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CampaignInclude<ExtArgs> | null
   /**
    * Filter, which Campaigns to fetch.
    */
@@ -1187,6 +1471,10 @@ export type CampaignCreateArgs<ExtArgs extends runtime.Types.Extensions.Internal
    */
   omit?: Prisma.CampaignOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CampaignInclude<ExtArgs> | null
+  /**
    * The data needed to create a Campaign.
    */
   data: Prisma.XOR<Prisma.CampaignCreateInput, Prisma.CampaignUncheckedCreateInput>
@@ -1234,6 +1522,10 @@ export type CampaignUpdateArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * Omit specific fields from the Campaign
    */
   omit?: Prisma.CampaignOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CampaignInclude<ExtArgs> | null
   /**
    * The data needed to update a Campaign.
    */
@@ -1301,6 +1593,10 @@ export type CampaignUpsertArgs<ExtArgs extends runtime.Types.Extensions.Internal
    */
   omit?: Prisma.CampaignOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CampaignInclude<ExtArgs> | null
+  /**
    * The filter to search for the Campaign to update in case it exists.
    */
   where: Prisma.CampaignWhereUniqueInput
@@ -1327,6 +1623,10 @@ export type CampaignDeleteArgs<ExtArgs extends runtime.Types.Extensions.Internal
    */
   omit?: Prisma.CampaignOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CampaignInclude<ExtArgs> | null
+  /**
    * Filter which Campaign to delete.
    */
   where: Prisma.CampaignWhereUniqueInput
@@ -1347,6 +1647,30 @@ export type CampaignDeleteManyArgs<ExtArgs extends runtime.Types.Extensions.Inte
 }
 
 /**
+ * Campaign.quests
+ */
+export type Campaign$questsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Quest
+   */
+  select?: Prisma.QuestSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Quest
+   */
+  omit?: Prisma.QuestOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.QuestInclude<ExtArgs> | null
+  where?: Prisma.QuestWhereInput
+  orderBy?: Prisma.QuestOrderByWithRelationInput | Prisma.QuestOrderByWithRelationInput[]
+  cursor?: Prisma.QuestWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.QuestScalarFieldEnum | Prisma.QuestScalarFieldEnum[]
+}
+
+/**
  * Campaign without action
  */
 export type CampaignDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1358,4 +1682,8 @@ export type CampaignDefaultArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Omit specific fields from the Campaign
    */
   omit?: Prisma.CampaignOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CampaignInclude<ExtArgs> | null
 }
