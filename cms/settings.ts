@@ -32,6 +32,8 @@ export function readBlogSettings(env?: Record<string, string | undefined>) {
     blogUrl: blog.blogUrl,
     revalidationSecret: blog.revalidationSecret,
     revalidateUrl: blog.revalidateUrl,
+    /** The partner webhook's secret: deliveries the API forwards carry it (cms/platform-api.ts). */
+    webhookSecret: blog.webhookSecret,
     dataDir: path.resolve(/*turbopackIgnore: true*/ config.dataDir),
     databaseUrl: blog.databaseUrl,
     dbPush: blog.dbPush,

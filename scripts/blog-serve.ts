@@ -11,6 +11,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ConfigError, loadConfig, type Config } from '../src/config'
 import { withDevelopmentSecrets } from '../src/config/development-secrets'
+import { BLOG_DELIVERY_PATH, BLOG_PUBLISHED_POSTS_PATH } from '../src/surfaces/shared/blog-webhook'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const nextBin = path.join(root, 'node_modules/next/dist/bin/next')
@@ -93,7 +94,7 @@ async function step(label: string, args: string[], opts: RunOptions = {}): Promi
 
 await step('migrations', tsxArgs('blog-migrate.ts'))
 console.log('blog: migrations applied')
-// The supervising platform process waits for this before it opens the blog database itself.
+// The supervising platform process logs it (npm run start:cluster starts the API replicas then).
 process.send?.({ type: 'blog-migrated' })
 if (!existsSync(path.join(root, 'blog', config.blog.distDir, 'BUILD_ID'))) {
   console.log('blog: no build found, building once (npm run blog:build does the same; a few minutes on a busy machine)…')
@@ -107,10 +108,14 @@ process.exit(stopping ? 0 : code)
 
 /**
  * Once Next answers, one request for a post page opens the site's Payload and loads the post
- * route, so the first reader after a publish does not pay for that (seconds on a cold process).
+ * route, so the first reader after a publish does not pay for that (seconds on a cold process);
+ * then the routes the API reads and forwards the partner webhook through (cms/platform-api.ts)
+ * are loaded the same way (a `webhook.test` delivery writes nothing), so the first delivery
+ * does not pay for them inside the API's request timeout.
  */
 async function warmUp(): Promise<void> {
-  const base = `http://127.0.0.1:${port}/blog`
+  const origin = `http://127.0.0.1:${port}`
+  const base = `${origin}/blog`
   const started = Date.now()
   while (!stopping) {
     const ok = await fetch(`${base}/robots.txt`).then((r) => r.ok, () => false)
@@ -119,6 +124,14 @@ async function warmUp(): Promise<void> {
   }
   if (stopping) return
   await fetch(`${base}/posts/warm-up/`).then((r) => r.arrayBuffer(), () => undefined)
+  await fetch(`${origin}${BLOG_PUBLISHED_POSTS_PATH}?limit=1`).then((r) => r.arrayBuffer(), () => undefined)
+  if (config.blog.webhookSecret) {
+    await fetch(`${origin}${BLOG_DELIVERY_PATH}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${config.blog.webhookSecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ event: 'webhook.test', delivery_id: 'blog-serve-warm-up' }),
+    }).then((r) => r.arrayBuffer(), () => undefined)
+  }
   console.log(`blog: ready on port ${port} (${Math.round((Date.now() - started) / 100) / 10} s after start)`)
   // The platform prints its ready banner (all URLs) only once the blog answers too.
   process.send?.({ type: 'blog-answering' })

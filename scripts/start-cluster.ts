@@ -130,7 +130,7 @@ const apiEnv = (port: number): Record<string, string> => ({
 
 if (withBlog) {
   // The blog process migrates the blog database (and builds the site the first time); the API
-  // replicas open the CMS only after that, as `npm start` does within one process.
+  // replicas, which read the blog and forward the partner webhook to it, start after that.
   start('blog', role(['--role', 'blog'], { BLOG_PORT: String(config.blog.port) }));
 }
 start('edge', { command: 'haproxy', args: ['-db', '-f', edgeFile], env: { ...process.env }, cwd: ROOT });

@@ -75,7 +75,7 @@ function requestOf(server: ServerSpec, s: Scenario): Request {
 
 const headersOf = (r: Request) => (r.body ? { 'content-type': 'application/json' } : undefined);
 
-/** A server's answer; while it answers errors (Payload still opening answers SERVICE_UNAVAILABLE), asked again for up to a minute. */
+/** A server's answer; while it answers errors (the blog's CMS still opening answers SERVICE_UNAVAILABLE), asked again for up to a minute. */
 async function answer(url: string, r: Request): Promise<unknown> {
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -137,12 +137,19 @@ export async function benchReference(opts: ReferenceOptions): Promise<string[]> 
   const results = new Map<string, Map<string, Measured[]>>(list.map((s) => [s.name, new Map()]));
   const expected = new Map<string, unknown>();
   const notes: string[] = [];
-  const env = { ...process.env, BENCH_DATABASE_URL: opts.benchDatabaseUrl, ...(opts.blogDatabaseUrl ? blogEnv(opts.blogDatabaseUrl) : {}) };
+  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_DATABASE_URL: opts.benchDatabaseUrl, ...(opts.blogDatabaseUrl ? blogEnv(opts.blogDatabaseUrl) : {}) };
   const scenariosOf = (server: ServerSpec) => list.filter((s) => !server.groups || server.groups.includes(s.group));
   // All servers up at once (idle ones cost memory, not CPU); raw first: its answers are the reference the others are checked against.
   const servers = [...SERVERS.filter((s) => s.key === 'raw'), ...SERVERS.filter((s) => s.key !== 'raw')].filter((s) => scenariosOf(s).length > 0);
   const running: Array<{ spec: ServerSpec; url: string; child: ChildProcess }> = [];
+  // The blog's CMS runs in a process of its own (as the blog process does), read over loopback by our API and Mercurius on our schema.
+  let blogCms: ChildProcess | undefined;
   try {
+    if (list.some((s) => s.group === 'blog')) {
+      const cms = await startChild('bench/reference/servers/blog-cms.ts', [], env);
+      blogCms = cms.child;
+      env.BLOG_CMS_URL = cms.url;
+    }
     for (const spec of servers) running.push({ spec, ...(await startChild(spec.script, spec.args ?? [], env)) });
     for (const { spec, url } of running) {
       for (const s of scenariosOf(spec)) {
@@ -167,6 +174,7 @@ export async function benchReference(opts: ReferenceOptions): Promise<string[]> 
     }
   } finally {
     await Promise.all(running.map((r) => stopChild(r.child)));
+    if (blogCms) await stopChild(blogCms);
   }
   const lines: string[] = [
     `reference (${opts.connections} connections, ${opts.durationMs} ms per measurement after ${opts.warmupMs} ms warm-up, median of ${opts.rounds} interleaved round(s); RSS = the server's peak under load)`,

@@ -1,8 +1,10 @@
+import { WEBHOOK_FAILURES, type WebhookEvent, type WebhookFailureCode, type WebhookRefreshKind, type WebhookResult } from '../../src/surfaces/shared/blog-webhook'
+
 /** Result of handling one partner delivery. `status` is the HTTP status the backend route should send. */
 export type DeliveryOutcome = DeliverySuccess | DeliveryFailure
 
 export interface RefreshOutcome {
-  kind: 'revalidate' | 'ci_dispatch'
+  kind: WebhookRefreshKind
   ok: boolean
   status: number
   error?: string
@@ -12,8 +14,8 @@ export interface DeliverySuccess {
   ok: true
   status: 200 | 201
   /** `webhook_test`: nothing written; `created`/`updated`: post written; `duplicate`: delivery seen before. */
-  code: 'webhook_test' | 'created' | 'updated' | 'duplicate'
-  event: 'webhook.test' | 'article.published'
+  code: WebhookResult
+  event: WebhookEvent
   deliveryId?: string
   slug?: string
   postId?: string
@@ -21,30 +23,8 @@ export interface DeliverySuccess {
   refresh?: RefreshOutcome[]
 }
 
-/**
- * Every way a delivery can fail, with its HTTP status: the webhook's error contract. The API
- * answers these as `error.code` in its one error shape (see docs/decisions.md, Blog).
- */
-export const WEBHOOK_FAILURES = {
-  /** The JSON body is not an object. */
-  INVALID_BODY: 400,
-  /** `event` is neither `webhook.test` nor `article.published`. */
-  UNKNOWN_EVENT: 400,
-  /** `delivery_id` is missing or not 1–128 of A-Z a-z 0-9 . _ : - */
-  MISSING_DELIVERY_ID: 400,
-  /** `article` is missing or a field is invalid or of another type (`details.issues`, one per field; nothing is coerced). */
-  INVALID_ARTICLE: 400,
-  /** The slug belongs to an editor-written post. */
-  SLUG_TAKEN: 409,
-  /** `article.html` is over 900 kB. */
-  PAYLOAD_TOO_LARGE: 413,
-  /** Form, length or filler checks failed (`details.issues`). */
-  EDITORIAL_REJECTED: 422,
-  /** Our fault: the article could not be stored. */
-  INTERNAL: 500,
-} as const
-
-export type WebhookFailureCode = keyof typeof WEBHOOK_FAILURES
+// The failure codes and their statuses are the webhook's contract, shared with the API.
+export { WEBHOOK_FAILURES, type WebhookFailureCode }
 
 export interface DeliveryFailure {
   ok: false

@@ -24,8 +24,8 @@ export interface DevelopmentSecrets {
  * so the webhook and the blog's refresh work on defaults, the partner's secret survives restarts,
  * tokens survive a restart and only this data directory's instances accept them (no signing key
  * in the source). The values join `secretValues` (scrubbed from logs); the blog's two also join
- * `sourceEnv` (the blog process gets them) and this process's environment, which the CMS opened
- * in this process reads its settings from.
+ * `sourceEnv` (the blog process gets them) and this process's environment (a script that opens
+ * the CMS in its own process reads its settings from there).
  */
 export function withDevelopmentSecrets(config: Config): DevelopmentSecrets {
   if (config.network === 'mainnet' || config.nodeEnv === 'production') return { config, generated: [] };

@@ -242,9 +242,10 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       blogUrl,
       revalidateUrl: s.BLOG_REVALIDATE_URL ?? `${blogUrl}/api/revalidate/`,
       upstreamUrl: s.BLOG_UPSTREAM_URL === undefined ? undefined : trimSlash(s.BLOG_UPSTREAM_URL),
+      /** The blog process the API reads posts from and forwards the webhook to (services/blog). */
+      cmsUrl: trimSlash(s.BLOG_CMS_URL ?? s.BLOG_UPSTREAM_URL ?? `http://127.0.0.1:${s.BLOG_PORT}`),
       databaseUrl: s.BLOG_DATABASE_URL,
       dbPush: s.BLOG_DB_PUSH,
-      openAtStart: s.BLOG_CMS_OPEN_AT_START,
       distDir: s.BLOG_DIST_DIR,
       revalidationSecret: s.BLOG_REVALIDATION_SECRET,
       webhookSecret: s.WEBHOOK_SECRET,

@@ -91,8 +91,8 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   const shutdown = createShutdown(logger);
   const runtime: Runtime = { config, logger, metrics, roles, core: null, app: null, url: null, blog: null, blogAnswering: null, urls: [], close: () => shutdown.run() };
   try {
-    const blogMigrated = roles.has('blog') ? startBlog(runtime, shutdown, overrides) : null;
-    if (roles.has('api') || roles.has('indexer') || roles.has('jobs')) await startCore(runtime, shutdown, overrides, blogMigrated);
+    if (roles.has('blog')) startBlog(runtime, shutdown, overrides);
+    if (roles.has('api') || roles.has('indexer') || roles.has('jobs')) await startCore(runtime, shutdown, overrides);
   } catch (err) {
     await shutdown.run();
     throw err;
@@ -100,11 +100,12 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   return runtime;
 }
 
-/** Starts the supervised blog process; resolves once it has applied the blog migrations. */
-function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverrides): Promise<void> {
+/**
+ * Starts the supervised blog process: the only process that loads Payload and Next (the API
+ * reads the blog and forwards the partner webhook to it over HTTP, services/blog).
+ */
+function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverrides): void {
   const { config, logger, roles } = runtime;
-  let migrated!: () => void;
-  const blogMigrated = new Promise<void>((resolve) => (migrated = resolve));
   let answering!: () => void;
   runtime.blogAnswering = new Promise<void>((resolve) => (answering = resolve));
   runtime.blog = startBlogRole({
@@ -118,17 +119,15 @@ function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverr
       logger.info('blog: migrations applied');
       // A supervising parent (npm run start:cluster) starts the API replicas only then.
       process.send?.({ type: 'blog-migrated' });
-      migrated();
     },
     onAnswering: () => answering(),
   });
   const blog = runtime.blog;
   shutdown.add('blog', 'blog process', () => blog.stop());
   if (!roles.has('api')) runtime.urls.push(`blog:      http://localhost:${config.blog.port}/blog/`, `admin:     http://localhost:${config.blog.port}/blog/admin/`);
-  return blogMigrated;
 }
 
-async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverrides, blogMigrated: Promise<void> | null): Promise<void> {
+async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverrides): Promise<void> {
   const { config, logger, metrics, roles } = runtime;
   // Only API processes admit requests, so only they count among the replicas an outage divides limits by.
   const store = await createSharedStore({ ...config.store, ...(overrides.storeKeyPrefix ? { keyPrefix: overrides.storeKeyPrefix } : {}), logger, countsAsReplica: roles.has('api') });
@@ -147,11 +146,6 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   // The chat bans every send, reaction and typing is checked against, loaded before the first one.
   await services.chatModeration.start();
   shutdown.add('roles', 'chat bans watch', () => services.chatModeration.close());
-  shutdown.add('blog', 'blog CMS (Payload)', () => services.blog.close());
-  // Payload's migrations are not safe from two processes at once: with the blog process started
-  // here too, this process opens (and migrates) its Payload only after that one has; blog reads
-  // meanwhile answer SERVICE_UNAVAILABLE quickly (services/blog/service.ts).
-  if (blogMigrated) services.blog.openAfter(blogMigrated);
   runtime.core = { db, store, services };
 
   if (roles.has('api')) {
@@ -177,25 +171,12 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
       if (config.http.drainDelayMs > 0 && app.server.listening) await sleep(config.http.drainDelayMs);
       await closeHttpApp(app, { graceMs: config.http.requestTimeoutMs + HTTP_CLOSE_SLACK_MS, idleGraceMs: IDLE_CONNECTION_GRACE_MS, logger });
     });
-    const openCmsAtStart = Boolean(config.blog.webhookSecret) && config.blog.openAtStart;
-    // Payload's modules take seconds of event-loop time to load: before listening, not while requests wait.
-    if (openCmsAtStart) await services.blog.preload().catch((err: unknown) => logger.warn({ err }, 'blog CMS modules failed to load; will retry on first use'));
     const host = overrides.listen?.host ?? config.http.host;
     await app.listen({ port: overrides.listen?.port ?? config.http.port, host });
     const { port } = app.server.address() as { port: number };
     const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
     runtime.app = app;
     runtime.url = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
-    if (openCmsAtStart) {
-      // Unready until Payload is open and migrated (or has failed), so the edge routes elsewhere meanwhile.
-      if (!blogMigrated) services.readiness.startingUntil(services.blog.warm());
-      else
-        void blogMigrated.then(() => {
-          if (shutdown.started) return;
-          logger.info('blog CMS: opening it in this process now that the blog process has applied the migrations');
-          services.readiness.startingUntil(services.blog.warm());
-        });
-    }
     const origin = `http://localhost:${port}`;
     runtime.urls.unshift(
       `api:       ${origin}/api/health`,

@@ -17,7 +17,7 @@ export function shutdownBoundMs(config: { http: Pick<Config['http'], 'drainDelay
 /**
  * The shutdown order, first to last: HTTP reports unready (for HTTP.DRAIN_DELAY_MS), stops accepting, refuses new requests with 503,
  * closes websockets with 1012 and drains in-flight requests; then the background roles; then
- * the blog (its process, then this process's Payload); then the database; the store last,
+ * the blog process; then the database; the store last,
  * because everything above may still publish or count on it while stopping.
  */
 const SHUTDOWN_PHASES = ['http', 'roles', 'blog', 'db', 'store'] as const;

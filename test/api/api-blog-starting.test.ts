@@ -1,8 +1,9 @@
 /**
  * First start, as a new user meets it: the blog process is still migrating or building (here a
  * real child process that never reports `blog-migrated` and listens nowhere), while the API is up.
- * GraphQL blog reads answer SERVICE_UNAVAILABLE within a couple of seconds instead of running
- * into the request timeout, and `/blog/` answers 503 with Retry-After instead of hanging.
+ * GraphQL blog reads (which the API asks the blog process for) answer SERVICE_UNAVAILABLE with a
+ * retry hint instead of running into the request timeout, and `/blog/` answers 503 with
+ * Retry-After instead of hanging.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,7 +55,7 @@ describe('while the blog process is still starting', () => {
     const ms = performance.now() - started;
     expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { retryAfterSeconds: 5 } });
     expect(status).toBe(200); // a GraphQL field error: the response itself is well-formed
-    // The read waits 2 s for Payload, well under the 5 s request timeout (generous bound for a busy machine).
+    // Nothing listens on the blog's port yet: answered at once, well under the 5 s request timeout (generous bound for a busy machine).
     expect(ms).toBeLessThan(4500);
   });
 

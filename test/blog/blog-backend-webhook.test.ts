@@ -1,6 +1,8 @@
 /**
  * The partner webhook end to end over the backend's real HTTP interface: the API process
- * writes through Payload to the blog database, the live Next site shows the post.
+ * forwards the delivery to the blog process (the suite's mainnet Next server), which writes
+ * through Payload to the blog database; the live Next site shows the post, and the API's
+ * GraphQL reads it back from that server.
  */
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
@@ -10,7 +12,8 @@ import { startApi, type TestApi } from '../helpers/api'
 import { gql } from '../helpers/client'
 import { openPayload } from './blog-helpers'
 
-const SECRET = 'contentpartner-webhook-secret-0123456789'
+// The blog server's secret (a delivery the API accepts is forwarded with it).
+const SECRET = inject('blogWebhookSecret')
 let api: TestApi
 let payload: Payload
 let blog: string
@@ -18,7 +21,7 @@ let blog: string
 beforeAll(async () => {
   payload = await openPayload('mainnet') // also points this process's CMS settings at the suite's database and mainnet site
   blog = `${inject('blogMainnetUrl')}/blog`
-  api = await startApi({ env: { WEBHOOK_SECRET: SECRET, BLOG_REVALIDATION_SECRET: inject('blogRevalidationSecret'), NETWORK: 'mainnet' } })
+  api = await startApi({ env: { WEBHOOK_SECRET: SECRET, BLOG_REVALIDATION_SECRET: inject('blogRevalidationSecret'), NETWORK: 'mainnet', BLOG_CMS_URL: inject('blogMainnetUrl') } })
 })
 
 afterAll(async () => {

@@ -45,8 +45,6 @@ beforeAll(async () => {
       BLOG_PORT: String(await freePort()),
       DATA_DIR: path.join(work, 'data'),
       BLOG_DIST_DIR: DIST,
-      // as `npm start` does by default
-      BLOG_CMS_OPEN_AT_START: 'true',
     },
     120_000,
   )

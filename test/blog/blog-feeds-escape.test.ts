@@ -7,10 +7,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { articleDelivery } from '../fixtures/blog-articles'
 import { startApi, type TestApi } from '../helpers/api'
-import type { Payload } from 'payload'
-import { feedparserDetails, openPayload, xmllintWellFormed } from './blog-helpers'
+import { feedparserDetails, xmllintWellFormed } from './blog-helpers'
 
-const SECRET = 'contentpartner-webhook-secret-feeds-0123'
+const SECRET = inject('blogWebhookSecret')
 const SLUG = 'hostile-partner-feed-guide'
 const HOSTILE = {
   title: '<script>alert("t")</script> & ]]> Guide</title>',
@@ -22,7 +21,6 @@ const HOSTILE = {
 const CONTROL = '\u0001\u0008\u001b'
 
 let api: TestApi
-let payload: Payload
 let rss: string
 let atom: string
 let postUrl: string
@@ -30,10 +28,8 @@ let postUrl: string
 beforeAll(async () => {
   const blog = `${inject('blogMainnetUrl')}/blog`
   postUrl = `${blog}/posts/${SLUG}/`
-  // Opens Payload on the suite's database (and points this process's CMS settings at the mainnet site), so the
-  // webhook below does not pay for Payload's start inside its 5 s request budget.
-  payload = await openPayload('mainnet')
-  api = await startApi({ env: { WEBHOOK_SECRET: SECRET, BLOG_REVALIDATION_SECRET: inject('blogRevalidationSecret'), NETWORK: 'mainnet' } })
+  // The API forwards the delivery to the mainnet blog server, which stores it.
+  api = await startApi({ env: { WEBHOOK_SECRET: SECRET, BLOG_REVALIDATION_SECRET: inject('blogRevalidationSecret'), NETWORK: 'mainnet', BLOG_CMS_URL: inject('blogMainnetUrl') } })
   const base = articleDelivery('hostile-feed-1', SLUG, 81)
   const body = {
     ...base,
@@ -52,7 +48,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await api?.close()
-  await payload?.destroy()
 })
 
 describe.each([

@@ -2,12 +2,14 @@
  * Global setup of the blog suite: one `next build` into blog/.next/test-mainnet (skipped with
  * BLOG_TEST_REUSE_BUILD=1 when that build exists), then a mainnet server and a testnet server
  * (a copy of the same build in blog/.next/test-testnet) on random free ports, sharing one
- * temporary DATA_DIR.
+ * temporary DATA_DIR. The APIs the tests start read posts from the mainnet server and forward the
+ * partner webhook to it (BLOG_CMS_URL), as `npm start`'s API does with its blog process.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { TestProject } from 'vitest/node'
+import { BLOG_DELIVERY_PATH, BLOG_PUBLISHED_POSTS_PATH } from '../../src/surfaces/shared/blog-webhook'
 import { copyBuild, freePort, ROOT, run, startNext, type StartedServer } from './blog-server'
 
 declare module 'vitest' {
@@ -18,12 +20,15 @@ declare module 'vitest' {
     blogRevalidationSecret: string
     blogPayloadSecret: string
     blogAppUrl: string
+    blogWebhookSecret: string
   }
 }
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts')
 const REVALIDATION_SECRET = 'blog-test-revalidation-secret'
 const PAYLOAD_SECRET = 'blog-test-payload-secret-0123456789abcdef'
+/** The partner webhook's secret on both servers: the suite's APIs forward deliveries to the mainnet one with it. */
+const WEBHOOK_SECRET = 'blog-test-contentpartner-webhook-secret-0123'
 const APP_URL = 'https://app.example.test'
 /** Test builds live beside (not in) the regular blog/.next build, so `npm start` never serves test pages. */
 export const MAIN_DIST = '.next/test-mainnet'
@@ -42,6 +47,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     PAYLOAD_SECRET,
     APP_URL,
     BLOG_REVALIDATION_SECRET: REVALIDATION_SECRET,
+    WEBHOOK_SECRET,
   }
   delete base.BLOG_DATABASE_URL
   const mainEnv = { ...base, NETWORK: 'mainnet', BLOG_URL: `http://127.0.0.1:${mainPort}/blog`, BLOG_DIST_DIR: MAIN_DIST }
@@ -75,6 +81,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
       headers: { authorization: `Bearer ${REVALIDATION_SECRET}` },
     })
     if (res.status !== 200) throw new Error(`testnet revalidation answered ${res.status}`)
+    // As blog-serve does before `blog: ready`: the routes the APIs read and forward through are loaded
+    // (a `webhook.test` delivery writes nothing), so a test's first delivery does not load them within
+    // the API's 5 s request timeout.
+    const warm = await fetch(`${servers[0]!.url}${BLOG_DELIVERY_PATH}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ event: 'webhook.test', delivery_id: 'blog-suite-warm-up' }),
+    })
+    if (warm.status !== 200) throw new Error(`the mainnet server's delivery route answered ${warm.status}`)
+    await fetch(`${servers[0]!.url}${BLOG_PUBLISHED_POSTS_PATH}?limit=1`).then((r) => r.arrayBuffer())
   } catch (err) {
     await teardown()
     throw err
@@ -86,5 +102,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('blogRevalidationSecret', REVALIDATION_SECRET)
   project.provide('blogPayloadSecret', PAYLOAD_SECRET)
   project.provide('blogAppUrl', APP_URL)
+  project.provide('blogWebhookSecret', WEBHOOK_SECRET)
   return teardown
 }

@@ -5,7 +5,10 @@ import { JSDOM } from 'jsdom'
 import type { Payload } from 'payload'
 import { expect, inject } from 'vitest'
 
-/** Payload on the suite's SQLite file (the servers use the same file). */
+/**
+ * Payload on the suite's SQLite file (the servers use the same file), with this process's CMS
+ * settings pointed at the server's site and the suite's webhook secret (for cms/platform-server.ts).
+ */
 export async function openPayload(network: 'mainnet' | 'testnet' = 'mainnet'): Promise<Payload> {
   const server = network === 'mainnet' ? inject('blogMainnetUrl') : inject('blogTestnetUrl')
   process.env.DATA_DIR = inject('blogDataDir')
@@ -14,6 +17,7 @@ export async function openPayload(network: 'mainnet' | 'testnet' = 'mainnet'): P
   process.env.APP_URL = inject('blogAppUrl')
   process.env.BLOG_URL = `${server}/blog`
   process.env.BLOG_REVALIDATION_SECRET = inject('blogRevalidationSecret')
+  process.env.WEBHOOK_SECRET = inject('blogWebhookSecret')
   delete process.env.BLOG_DATABASE_URL
   delete process.env.BLOG_PUBLISH_CI_TOKEN
   const [{ getPayload }, { default: config }] = await Promise.all([import('payload'), import('../../cms/payload.config')])

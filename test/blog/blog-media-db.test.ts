@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { blogMigrations, closeBlogPayload, migrateBlog, openBlogPayload } from '../../cms/lifecycle'
 import { articleDelivery } from '../fixtures/blog-articles'
 import { startImageServer, type ImageServer } from '../fixtures/image-server'
+import { listenPlatformApi, type PlatformApiServer } from '../../cms/platform-server'
 import { startApi, type TestApi } from '../helpers/api'
 import { MAIN_DIST } from './blog-global-setup'
 import { freePort, ROOT, startNext, type StartedServer } from './blog-server'
@@ -27,11 +28,12 @@ const SECRET = 'contentpartner-webhook-secret-media-db-0123'
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 const dbName = `blog_media_${process.pid}_${Date.now().toString(36)}`
 const work = mkdtempSync(path.join(tmpdir(), 'blog-media-db-'))
-/** The webhook's process (this one) and the two blog processes: one DATA_DIR each. */
+/** The webhook's process (this one: the CMS's platform routes, cms/platform-server.ts) and the two blog processes: one DATA_DIR each. */
 const dataDirs = { webhook: path.join(work, 'webhook'), blogA: path.join(work, 'blog-a'), blogB: path.join(work, 'blog-b') }
 let blogDbUrl: string
 let payload: Payload
 let api: TestApi
+let cms: PlatformApiServer
 let images: ImageServer
 let legacyPng: Buffer
 const blogs: StartedServer[] = []
@@ -67,6 +69,7 @@ describe.skipIf(!ADMIN_URL)('blog images in PostgreSQL', () => {
       PAYLOAD_SECRET: inject('blogPayloadSecret'),
       NETWORK: 'mainnet',
       APP_URL: inject('blogAppUrl'),
+      WEBHOOK_SECRET: SECRET,
       BLOG_URL: 'https://app.example.test/blog',
       BLOG_MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
     })
@@ -87,7 +90,9 @@ describe.skipIf(!ADMIN_URL)('blog images in PostgreSQL', () => {
     await migrateBlog(payload)
 
     images = await startImageServer()
-    api = await startApi({ env: { WEBHOOK_SECRET: SECRET, NETWORK: 'mainnet', BLOG_CMS_OPEN_AT_START: 'false' } })
+    // The API forwards the delivery to the CMS routes served here.
+    cms = await listenPlatformApi(payload)
+    api = await startApi({ env: { WEBHOOK_SECRET: SECRET, NETWORK: 'mainnet', BLOG_CMS_URL: cms.url } })
     for (const dir of [dataDirs.blogA, dataDirs.blogB]) {
       const port = await freePort()
       const env = {
@@ -105,6 +110,7 @@ describe.skipIf(!ADMIN_URL)('blog images in PostgreSQL', () => {
   afterAll(async () => {
     await Promise.all(blogs.map((b) => b.stop()))
     await api?.close()
+    await cms?.close()
     await images?.close()
     if (payload) await closeBlogPayload(payload)
     await admin(ADMIN_URL!, (c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`))

@@ -1,7 +1,8 @@
 /**
  * One origin: the API proxies `/blog` to the blog's Next server, so `BLOG_URL` left unset
- * (= APP_URL + /blog) is true, the webhook's revalidation call goes through the API to the blog,
- * and a published article is on its page and in RSS well within a second, all over real HTTP.
+ * (= APP_URL + /blog) is true, the webhook's revalidation call (made by the CMS the API forwards
+ * the delivery to) goes through the API to the blog, and a published article is on its page and
+ * in RSS well within a second, all over real HTTP.
  *
  * The platform runs on defaults except what the suite needs: random ports, the suite's DATA_DIR
  * and Next build, and NETWORK=mainnet with its secrets, because non-mainnet feeds are empty by
@@ -14,6 +15,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { loadConfig } from '../../src/config'
 import { createMetrics } from '../../src/observability/metrics'
 import { createRuntime, type Runtime } from '../../src/runtime'
+import type { Payload } from 'payload'
+import { closeBlogPayload, openBlogPayload } from '../../cms/lifecycle'
+import { listenPlatformApi, type PlatformApiServer } from '../../cms/platform-server'
 import { createTestDb, type TestDb } from '../helpers/db'
 import { captureLogger } from '../helpers/logs'
 import { publishSampleArticle } from './blog-helpers'
@@ -43,6 +47,8 @@ async function startPlatform(port: number, settings: Record<string, string>): Pr
 }
 
 let api: string
+let payload: Payload | undefined
+let cms: PlatformApiServer | undefined
 
 beforeAll(async () => {
   testDb = await createTestDb()
@@ -58,10 +64,14 @@ beforeAll(async () => {
     // The suite's mainnet Next server stands in for the blog process (blog-serve runs the same `next start`).
     BLOG_UPSTREAM_URL: inject('blogMainnetUrl'),
   }
-  // The API's CMS (Payload in this process) reads its settings from the environment, as in `npm start`.
+  // The CMS the API forwards deliveries to runs in this process (its platform routes, cms/platform-server.ts) with
+  // the platform's settings from the environment, as the blog process of `npm start` has them: its refresh goes to
+  // APP_URL + /blog, i.e. through this API.
   for (const key of ['BLOG_URL', 'BLOG_REVALIDATE_URL', 'BLOG_DATABASE_URL', 'BLOG_PUBLISH_CI_TOKEN']) delete process.env[key]
   Object.assign(process.env, settings)
-  await startPlatform(port, settings)
+  payload = await openBlogPayload()
+  cms = await listenPlatformApi(payload)
+  await startPlatform(port, { ...settings, BLOG_CMS_URL: cms.url })
   // Warm the blog server directly (as blog-serve does before it says ready): a cold render on a busy
   // machine can outlast the API's 5 s request budget, which is not what these tests measure.
   expect((await fetch(`${inject('blogMainnetUrl')}/blog/`)).status).toBe(200)
@@ -69,6 +79,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const runtime of runtimes) await runtime.close()
+  await cms?.close()
+  if (payload) await closeBlogPayload(payload)
   await testDb?.cleanup()
 })
 

@@ -1,21 +1,25 @@
 /**
- * Partner images through the real webhook (backend HTTP → Payload → blog site): `image_url` and
- * every `<img>` are fetched from a loopback image host into the media collection, or dropped
- * with a warning in the response and the delivery record; the article is never refused for them.
+ * Partner images through the real webhook (backend HTTP → the CMS's platform routes → Payload →
+ * blog site): `image_url` and every `<img>` are fetched from a loopback image host into the media
+ * collection, or dropped with a warning in the response and the delivery record; the article is
+ * never refused for them. The CMS routes run in this process (cms/platform-server.ts, the handlers
+ * the blog's Next server serves), since a production Next server never fetches loopback images.
  */
 import type { Payload } from 'payload'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { articleDelivery, articleHtml } from '../fixtures/blog-articles'
 import { startImageServer, type ImageServer } from '../fixtures/image-server'
+import { listenPlatformApi, type PlatformApiServer } from '../../cms/platform-server'
 import { startApi, type TestApi } from '../helpers/api'
 import { fetchDom, meta, openPayload } from './blog-helpers'
 
-const SECRET = 'contentpartner-webhook-secret-images-0123'
+const SECRET = inject('blogWebhookSecret')
 const MAX_BYTES = 256 * 1024
 let api: TestApi
 let payload: Payload
 let images: ImageServer
+let cms: PlatformApiServer
 let blog: string
 
 beforeAll(async () => {
@@ -24,11 +28,13 @@ beforeAll(async () => {
   // The fixture host is on loopback (allowed outside production only); short limits keep the slow case quick.
   Object.assign(process.env, { BLOG_MEDIA_ALLOW_PRIVATE_HOSTS: 'true', BLOG_MEDIA_MAX_BYTES: String(MAX_BYTES), BLOG_MEDIA_FETCH_TIMEOUT_MS: '1500' })
   images = await startImageServer({ oversizeBytes: MAX_BYTES + 4096 })
-  api = await startApi({ env: { WEBHOOK_SECRET: SECRET, BLOG_REVALIDATION_SECRET: inject('blogRevalidationSecret'), NETWORK: 'mainnet' } })
+  cms = await listenPlatformApi(payload)
+  api = await startApi({ env: { WEBHOOK_SECRET: SECRET, BLOG_REVALIDATION_SECRET: inject('blogRevalidationSecret'), NETWORK: 'mainnet', BLOG_CMS_URL: cms.url } })
 })
 
 afterAll(async () => {
   await api?.close()
+  await cms?.close()
   await images?.close()
   await payload?.destroy()
   for (const k of ['BLOG_MEDIA_ALLOW_PRIVATE_HOSTS', 'BLOG_MEDIA_MAX_BYTES', 'BLOG_MEDIA_FETCH_TIMEOUT_MS']) delete process.env[k]

@@ -146,7 +146,7 @@ describe('config', () => {
       blogUrl: 'https://app.example/blog',
       revalidateUrl: 'https://app.example/blog/api/revalidate/',
       dbPush: false,
-      openAtStart: true,
+      cmsUrl: 'http://127.0.0.1:3001',
       distDir: '.next',
       publishCi: { token: undefined, apiUrl: 'https://api.github.com', repo: 'platform/web', workflow: 'blog-publish.yml', ref: 'main' },
       social: { chatUrl: 'https://discord.gg/platform', messagingUrl: 'https://t.me/platform', networkUrl: 'https://x.com/platform' },
@@ -157,7 +157,7 @@ describe('config', () => {
       BLOG_URL: 'https://blog.example/',
       BLOG_REVALIDATE_URL: 'http://127.0.0.1:3001/blog/api/revalidate/',
       BLOG_DB_PUSH: 'true',
-      BLOG_CMS_OPEN_AT_START: 'false',
+      BLOG_UPSTREAM_URL: 'http://blog.internal:3001/',
       BLOG_PUBLISH_CI_API_URL: 'http://127.0.0.1:9000/',
       BLOG_PUBLISH_CI_REPO: 'acme/site',
       BLOG_PUBLISH_CI_WORKFLOW: 'rebuild.yml',
@@ -179,13 +179,15 @@ describe('config', () => {
       blogUrl: 'https://blog.example',
       revalidateUrl: 'http://127.0.0.1:3001/blog/api/revalidate/',
       dbPush: true,
-      openAtStart: false,
+      // The API reads the blog where it proxies /blog, unless BLOG_CMS_URL says otherwise.
+      cmsUrl: 'http://blog.internal:3001',
       publishCi: { token: 'ci-token-value', apiUrl: 'http://127.0.0.1:9000', repo: 'acme/site', workflow: 'rebuild.yml', ref: 'release' },
       social: { chatUrl: 'https://chat.example/x', messagingUrl: 'https://msg.example/x', networkUrl: 'https://net.example/x' },
       media: { maxBytes: 1000, timeoutMs: 250, allowPrivateHosts: true },
       smtp: { host: 'smtp.example', port: 465, secure: true, user: 'mailer', password: 'smtp-password-value', from: 'Platform Blog <blog@localhost.localdomain>' },
     });
     expect(c.secretValues).toEqual(expect.arrayContaining(['ci-token-value', 'smtp-password-value']));
+    expect(loadConfig({ envDir: none, env: { ...env, BLOG_CMS_URL: 'http://127.0.0.1:4001/' } }).blog.cmsUrl).toBe('http://127.0.0.1:4001');
     // production never fetches from private hosts; SMTP_SECURE overrides the port's default
     const prod = loadConfig({ envDir: none, env: { ...env, NODE_ENV: 'production', JWT_SECRET: 'j'.repeat(32), PAYLOAD_SECRET: 'p', SMTP_SECURE: 'false', SMTP_FROM: 'Blog <b@x.example>' } });
     expect(prod.blog.media.allowPrivateHosts).toBe(false);

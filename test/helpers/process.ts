@@ -13,8 +13,7 @@ export interface SpawnedApi {
  */
 export async function spawnMain(args: string[], env: Record<string, string>, timeoutMs = 60_000, entry = 'src/main.ts'): Promise<SpawnedApi> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
-    // Loading the blog's CMS costs a spawned API several seconds of CPU: tests about the blog ask for it.
-    env: { ...process.env, NODE_ENV: 'test', 'GENERAL.PORT': '0', BLOG_CMS_OPEN_AT_START: 'false', ...env },
+    env: { ...process.env, NODE_ENV: 'test', 'GENERAL.PORT': '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

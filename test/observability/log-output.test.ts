@@ -78,7 +78,6 @@ describe('log output of the spawned process', () => {
       DATA_DIR: dataDir,
       BLOG_UPSTREAM_URL: `http://127.0.0.1:${blogPort}`,
       INDEXER_DISABLED: 'true',
-      BLOG_CMS_OPEN_AT_START: 'false',
     };
     // `script` gives the process a pseudo-terminal as its stdout; its own group, so the test can stop both.
     const child = spawn('script', ['-qec', `${process.execPath} --import tsx src/main.ts --role api`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });

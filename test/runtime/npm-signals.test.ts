@@ -102,7 +102,7 @@ async function startPlatform(command: string, args: string[]) {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'npm-start-'));
   const child = spawn(command, args, {
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dataDir, GENERAL_PORT: String(port), 'GENERAL.PORT': '', BLOG_CMS_OPEN_AT_START: 'false' },
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dataDir, GENERAL_PORT: String(port), 'GENERAL.PORT': '' },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own group, as a terminal's foreground job is: the test can signal the group like Ctrl-C does.
     detached: true,

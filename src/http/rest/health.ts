@@ -46,7 +46,7 @@ const readinessSchema = {
             store: modelSchema(checkResult),
             migrations: modelSchema(checkResult),
             shuttingDown: { type: 'boolean' },
-            /** The blog CMS still opening in this process (BLOG_CMS_OPEN_AT_START). */
+            /** A component this process serves still opening (readiness.startingUntil). */
             startingUp: { type: 'boolean' },
             /** Failed checks the replica serves through (a shared-store outage). */
             degraded: { type: 'array', items: { type: 'string', enum: ['store'] } },

@@ -6,5 +6,5 @@ export const blogDomain = defineDomain({
   name: 'blog',
   settings: ['blog'],
   needs: [readCacheDomain],
-  create: ({ config, logger }, { readCache }) => ({ blog: createBlogService({ webhookSecret: config.blog.webhookSecret, logger, readCache }) }),
+  create: ({ config, logger }, { readCache }) => ({ blog: createBlogService({ cmsUrl: config.blog.cmsUrl, webhookSecret: config.blog.webhookSecret, logger, readCache }) }),
 });

@@ -1,30 +1,19 @@
-import type { Payload } from 'payload';
 import { LRUCache } from 'lru-cache';
+import type { z } from 'zod';
 import { AppError, type ERROR_STATUS } from '../../errors';
 import type { Logger } from '../../observability/logger';
-import type { DeliverySuccess } from '../../../cms/publishing';
-import { WEBHOOK_FAILURES, type WebhookFailureCode } from '../../../cms/webhook/types';
-import type { PublishedPost, PublishedPostPage } from '../../../cms/posts-read';
-import { isAuthorizedWebhook } from '../../../cms/webhook-auth';
+import { BLOG_DELIVERY_PATH, BLOG_PUBLISHED_POSTS_PATH, WEBHOOK_FAILURES, type WebhookFailureCode } from '../../surfaces/shared/blog-webhook';
 import type { ReadCacheService } from '../read-cache';
+import { deliveryOutcome, publishedPostAnswer, publishedPostPage, type DeliverySuccess, type PublishedPost, type PublishedPostPage } from './model';
+import { isAuthorizedWebhook } from './webhook-auth';
 
 export interface BlogService {
   /** Constant-time check of `Authorization: Bearer <WEBHOOK_SECRET>` (or the older secret headers). */
   authorizeWebhook(headers: Record<string, string | string[] | undefined>): boolean;
-  /** Handles one authenticated partner delivery; bad input throws an AppError and writes nothing. */
+  /** Hands one authenticated partner delivery to the blog process; a refusal throws its AppError (nothing written). */
   handleDelivery(body: unknown): Promise<DeliverySuccess>;
   listPosts(opts: { page?: number; limit?: number }): Promise<PublishedPostPage>;
   postBySlug(slug: string): Promise<PublishedPost | null>;
-  /** Loads Payload's modules (seconds of CPU holding the event loop) without opening it: done before the API listens. */
-  preload(): Promise<void>;
-  /** Opens Payload now, so the first webhook does not pay for it; settles (never rejects) once it is open or has failed (logged; retried on first use). */
-  warm(): Promise<void>;
-  /**
-   * Payload is not opened before `gate` settles (the platform's blog process applying the
-   * migrations, which are not safe from two processes at once). Call before any use.
-   */
-  openAfter(gate: Promise<void>): void;
-  close(): Promise<void>;
 }
 
 /**
@@ -33,8 +22,10 @@ export interface BlogService {
  */
 export const BLOG_WEBHOOK_FAILURES: { readonly [K in WebhookFailureCode]: (typeof ERROR_STATUS)[K] } = WEBHOOK_FAILURES;
 
-/** How long a read waits for a Payload that is still opening before answering SERVICE_UNAVAILABLE. */
-const READ_WAIT_MS = 2000;
+/** A read the blog process has not answered after this long answers SERVICE_UNAVAILABLE (well inside the API's request timeout). */
+const READ_TIMEOUT_MS = 3000;
+/** A delivery runs image fetches (5 s each at most) and a write: the API's request timeout answers the partner first; this only bounds the socket. */
+const DELIVERY_TIMEOUT_MS = 60_000;
 const RETRY_AFTER_SECONDS = 5;
 /**
  * How long a read of published posts is reused in this process. A partner delivery through this
@@ -43,79 +34,59 @@ const RETRY_AFTER_SECONDS = 5;
  */
 export const BLOG_READ_TTL_MS = 30_000;
 const BLOG_READ_MAX_ENTRIES = 500;
+/** The slugs a post can have (cms/posts-read.ts answers null for any other without a query). */
+const SLUG = /^[a-z0-9-]{1,80}$/;
+
+const unavailable = (cause: unknown) =>
+  new AppError('SERVICE_UNAVAILABLE', 'The blog CMS is not available right now (starting, building or restarting); try again shortly', { retryAfterSeconds: RETRY_AFTER_SECONDS }, { cause });
 
 /**
- * The blog's content lives in Payload (cms/); this process reaches it through Payload's
- * Local API on the same database. Payload (and its heavy imports) load on first use, so the
- * API boots without them.
+ * The blog's content lives in Payload (cms/), which runs in the blog process only (its Next
+ * server): this process reads the published posts and forwards the partner's deliveries over
+ * HTTP to `cmsUrl` (loopback by default; the routes are cms/platform-api.ts). While the blog is
+ * building or restarting, reads answer SERVICE_UNAVAILABLE at once, or the last answer they had.
  */
 export function createBlogService(opts: {
+  /** The blog process's base URL (`BLOG_CMS_URL`), e.g. `http://127.0.0.1:3001`. */
+  cmsUrl: string;
   webhookSecret?: string;
   logger: Logger;
-  loadPayload?: () => Promise<Payload>;
-  readWaitMs?: number;
   /** The `blog` generation: bumped after each delivery, and clearing this process's reads when any replica bumps it. */
   readCache?: Pick<ReadCacheService, 'bump' | 'onBump'>;
-  /** Default BLOG_READ_TTL_MS; 0 reads Payload every time. */
+  /** Default BLOG_READ_TTL_MS; 0 asks the blog every time. */
   readTtlMs?: number;
 }): BlogService {
-  let payload: Promise<Payload> | null = null;
-  let opened = false;
-  let gate: Promise<void> = Promise.resolve();
-  let closed = false;
-  let abandonGate!: () => void;
-  const closing = new Promise<void>((resolve) => (abandonGate = resolve));
-  // Pending blog migrations are applied here too, so a webhook can land before the site has started.
-  const open = opts.loadPayload ?? (async () => (await import('../../../cms/lifecycle')).openBlogPayload({ migrate: true }));
-  const load = async () => {
-    await Promise.race([gate, closing]);
-    if (closed) throw new Error('the blog service closed before Payload was opened');
-    const p = await open();
-    opened = true;
-    return p;
-  };
-  const readWaitMs = opts.readWaitMs ?? READ_WAIT_MS;
-  /**
-   * Reads while Payload is still opening (first start: the blog process migrating, or this
-   * process loading Payload) answer SERVICE_UNAVAILABLE after a short wait instead of holding
-   * the request until the API's request timeout.
-   */
-  const cmsForRead = async () => {
-    if (opened) return cms();
-    let timer: NodeJS.Timeout | undefined;
-    const starting = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new AppError('SERVICE_UNAVAILABLE', 'The blog CMS is still starting; try again shortly', { retryAfterSeconds: RETRY_AFTER_SECONDS })),
-        readWaitMs,
-      );
-    });
+  const base = opts.cmsUrl.replace(/\/+$/, '');
+
+  /** One JSON answer of the blog process, checked against its model; anything else is SERVICE_UNAVAILABLE. */
+  const getJson = async <T>(path: string, model: z.ZodType<T>): Promise<T> => {
+    let json: unknown;
     try {
-      return await Promise.race([cms(), starting]);
-    } finally {
-      clearTimeout(timer);
+      const res = await fetch(`${base}${path}`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
+      if (!res.ok) {
+        await res.body?.cancel();
+        throw new Error(`the blog answered ${res.status} to GET ${path}`);
+      }
+      json = await res.json();
+    } catch (err) {
+      throw unavailable(err);
     }
-  };
-  const cms = () => {
-    if (!payload) {
-      payload = load().catch((err: unknown) => {
-        payload = null;
-        throw new AppError('SERVICE_UNAVAILABLE', 'The blog CMS is not available', undefined, { cause: err });
-      });
-    }
-    return payload;
+    const parsed = model.safeParse(json);
+    if (parsed.success) return parsed.data;
+    opts.logger.warn({ path, issues: parsed.error.issues.slice(0, 3) }, 'blog: the blog process answered a read in another shape');
+    throw unavailable(parsed.error);
   };
 
   /**
-   * Published posts are read from Payload once per key and TTL (Payload's Local API costs a few ms of
-   * CPU per read): concurrent misses share one read, an expired entry is served while one request
-   * refills it, and a failed refill keeps serving the last good answer.
+   * Published posts are read from the blog once per key and TTL: concurrent misses share one
+   * read, an expired entry is served while one request refills it, and a failed refill keeps
+   * serving the last good answer (a blog restarting does not empty the API's blog reads).
    */
   const readTtlMs = opts.readTtlMs ?? BLOG_READ_TTL_MS;
   const reads = new LRUCache<string, { value: PublishedPostPage | PublishedPost | null }, () => Promise<PublishedPostPage | PublishedPost | null>>({
     max: BLOG_READ_MAX_ENTRIES,
     ttl: Math.max(1, readTtlMs),
-    // An expired entry is answered at once while one refill runs; a failed refill keeps it (a
-    // read with nothing cached gets the error, e.g. SERVICE_UNAVAILABLE while Payload opens).
+    // A read with nothing cached gets the error (SERVICE_UNAVAILABLE while the blog builds).
     allowStale: true,
     noDeleteOnFetchRejection: true,
     ignoreFetchAbort: true,
@@ -127,32 +98,48 @@ export function createBlogService(opts: {
 
   return {
     authorizeWebhook: (headers) => isAuthorizedWebhook(headers, opts.webhookSecret),
+
     async handleDelivery(body) {
-      const { handleContentPartnerDelivery } = await import('../../../cms/publishing');
-      const outcome = await handleContentPartnerDelivery(await cms(), body);
+      if (!opts.webhookSecret) throw new AppError('UNAUTHENTICATED', 'Missing or invalid webhook secret');
+      let res: Response;
+      let json: unknown;
+      try {
+        res = await fetch(`${base}${BLOG_DELIVERY_PATH}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${opts.webhookSecret}`, 'content-type': 'application/json' },
+          // As parsed here (the body limit, the character check and the JSON parse already ran): the same value reaches the CMS.
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+        });
+        json = await res.json().catch(() => undefined);
+      } catch (err) {
+        throw unavailable(err);
+      }
+      const parsed = deliveryOutcome.safeParse(json);
+      if (!parsed.success) {
+        if (res.status === 502 || res.status === 503 || res.status === 504) throw unavailable(new Error(`the blog answered ${res.status}`));
+        opts.logger.error({ status: res.status, issues: parsed.error.issues.slice(0, 3) }, 'blog: the blog process answered a delivery with no outcome');
+        throw new AppError('INTERNAL', 'The article could not be stored.');
+      }
+      const outcome = parsed.data;
       if (outcome.ok) {
         await opts.readCache?.bump('blog');
         return outcome;
       }
+      if (outcome.code === 'UNAUTHENTICATED') {
+        // The partner's secret was right here: the blog process was started with another WEBHOOK_SECRET.
+        opts.logger.error('blog: the blog process refused the WEBHOOK_SECRET this process forwards deliveries with; give both the same one');
+        throw unavailable(new Error('the blog process refused the webhook secret'));
+      }
       throw new AppError(outcome.code, outcome.message, outcome.details ? { issues: outcome.details } : undefined);
     },
-    listPosts: (q) => read(`list:${q.page ?? ''}:${q.limit ?? ''}`, async () => (await import('../../../cms/posts-read')).listPublishedPosts(q, await cmsForRead())),
-    postBySlug: (slug) => read(`post:${slug}`, async () => (await import('../../../cms/posts-read')).getPublishedPostBySlug(slug, await cmsForRead())),
-    openAfter(next) {
-      gate = next;
+
+    listPosts: ({ page, limit }) => {
+      const query = new URLSearchParams({ ...(page !== undefined ? { page: String(Math.trunc(page)) } : {}), ...(limit !== undefined ? { limit: String(Math.trunc(limit)) } : {}) });
+      return read(`list:${page ?? ''}:${limit ?? ''}`, () => getJson(`${BLOG_PUBLISHED_POSTS_PATH}?${query}`, publishedPostPage));
     },
-    async preload() {
-      await (await import('../../../cms/lifecycle')).loadBlogPayloadModules();
-    },
-    warm() {
-      return cms().then(() => undefined, (err: unknown) => opts.logger.warn({ err: (err as AppError).cause ?? err }, 'blog CMS failed to start; will retry on first use'));
-    },
-    async close() {
-      closed = true;
-      abandonGate();
-      if (!payload) return;
-      const p = await payload.catch(() => null);
-      if (p) await (await import('../../../cms/lifecycle')).closeBlogPayload(p);
-    },
+
+    postBySlug: (slug) =>
+      SLUG.test(slug) ? read(`post:${slug}`, async () => (await getJson(`${BLOG_PUBLISHED_POSTS_PATH}${slug}/`, publishedPostAnswer)).post) : Promise.resolve(null),
   };
 }

@@ -39,7 +39,7 @@ export interface ReadinessService {
   markShuttingDown(): void;
   /**
    * Unready until `task` settles, however it ends: a component this process serves is still
-   * opening (the blog CMS), so the edge routes elsewhere meanwhile.
+   * opening, so the edge routes elsewhere meanwhile.
    */
   startingUntil(task: Promise<unknown>): void;
 }
