@@ -56,6 +56,8 @@ export const EVENT_FIELDS: { readonly [K in KindKey]: StructFields } = {
 export const CALL_TARGETS = {
   /** In PLATFORM_PACKAGE_ID: `settle(giveaway: &mut Giveaway, clock: &Clock)`. */
   'giveaway.settle': { module: 'giveaway', name: 'settle', parameters: ['&mut giveaway::Giveaway', '&0x2::clock::Clock'] },
+  /** In PLATFORM_PACKAGE_ID: `payout(pool: &mut WheelPool, player: address, reward: u64)`; the spec names no payout function (docs/decisions.md). */
+  'welcome-wheel.payout': { module: 'welcome_wheel', name: 'payout', parameters: ['&mut welcome_wheel::WheelPool', 'address', 'u64'] },
   /** In CHAIN.NAMESERVICE_SUBDOMAINS_PACKAGE_ID: SuiNS's `subdomains::new` (the call @mysten/suins's `createSubName` makes). */
   'nameservice.subname': {
     module: 'subdomains',

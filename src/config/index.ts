@@ -173,7 +173,7 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       : undefined,
     operatorToken: s.OPERATOR_TOKEN,
     operatorWallets: s.OPERATOR_WALLETS.map((a) => normalizeSuiAddress(a.toLowerCase())),
-    welcomeWheel: { maxReward: s['GENERAL.WELCOME_WHEEL_MAX_REWARD'] },
+    welcomeWheel: { maxReward: s['GENERAL.WELCOME_WHEEL_MAX_REWARD'], poolId: s['CHAIN.WELCOME_WHEEL_POOL_ID'] },
     onramps: {
       a:
         s['ONRAMP_A.API_KEY'] && s['ONRAMP_A.SECRET_KEY']
@@ -200,7 +200,15 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       packageId: s.PLATFORM_PACKAGE_ID,
       transport: s['CHAIN.SUI_TRANSPORT'],
       suiUrl: s['CHAIN.SUI_URL'],
-      writer: { privateKey: s['CHAIN.BACKEND_WALLET_PRIVATE_KEY'], gasBudget: s['CHAIN.WRITE_GAS_BUDGET'], timeoutMs: s['CHAIN.WRITE_TIMEOUT_MS'] },
+      writer: {
+        privateKey: s['CHAIN.BACKEND_WALLET_PRIVATE_KEY'],
+        gasCeiling: s['CHAIN.WRITE_GAS_CEILING'],
+        gasMarginPercent: s['CHAIN.WRITE_GAS_MARGIN_PERCENT'],
+        timeoutMs: s['CHAIN.WRITE_TIMEOUT_MS'],
+        maxAttempts: s['CHAIN.WRITE_MAX_ATTEMPTS'],
+        backoffBaseMs: s['CHAIN.WRITE_BACKOFF_BASE_MS'],
+        backoffMaxMs: s['CHAIN.WRITE_BACKOFF_MAX_MS'],
+      },
       giveaways: {
         autoSettlementDisabled: s['CHAIN.GIVEAWAY_AUTO_SETTLEMENT_DISABLED'],
         graceMs: s['CHAIN.GIVEAWAY_SETTLEMENT_GRACE_MS'],

@@ -144,8 +144,16 @@ export const SETTINGS = {
   'CHAIN.PRICE_API_KEY': secret(text().optional(), 'Key of the price source (CoinGecko `simple/price` format).', { unset: 'no poll; `/api/price` answers `SERVICE_UNAVAILABLE`' }),
   'CHAIN.PRICE_API_URL': setting(url().default('https://pro-api.coingecko.com'), 'The price source.'),
   'CHAIN.BACKEND_WALLET_PRIVATE_KEY': secret(text().refine((v) => v.startsWith('suiprivkey1'), { error: 'must be a Sui private key (suiprivkey1…)' }).optional(), 'The signing wallet of chain writes, `suiprivkey…` (see *Chain writes*).', { unset: 'nothing is written' }),
-  'CHAIN.WRITE_GAS_BUDGET': setting(int({ min: 1 }).default(100_000_000), 'Gas budget of each write, MIST.'),
+  'CHAIN.WRITE_GAS_CEILING': setting(
+    int({ min: 1 }).default(100_000_000),
+    'Highest gas budget of one write, MIST. Each write\'s budget is its dry run\'s gas plus `CHAIN.WRITE_GAS_MARGIN_PERCENT`; a write that needs more fails (`gas ceiling: …`) and is not sent.',
+    { aliases: ['CHAIN.WRITE_GAS_BUDGET', 'CHAIN_WRITE_GAS_BUDGET'] },
+  ),
+  'CHAIN.WRITE_GAS_MARGIN_PERCENT': setting(int({ min: 0, max: 1000 }).default(20), 'Added to the dry run\'s gas (computation + storage) for a write\'s budget, percent.'),
   'CHAIN.WRITE_TIMEOUT_MS': setting(int({ min: 1 }).default(30_000), 'How long one execute call may take before its outcome counts as unknown.'),
+  'CHAIN.WRITE_MAX_ATTEMPTS': setting(int({ min: 1 }).default(8), 'Attempts of a write whose node calls fail transiently (network, timeout, 5xx) before it is `failed`; a write already submitted is looked up by digest until resolved instead.'),
+  'CHAIN.WRITE_BACKOFF_BASE_MS': setting(int({ min: 1 }).default(1_000), 'Wait after a write\'s first transient failure; doubled after each further one.'),
+  'CHAIN.WRITE_BACKOFF_MAX_MS': setting(int({ min: 1 }).default(60_000), 'Longest wait between two attempts of a write.'),
   'CHAIN.GIVEAWAY_AUTO_SETTLEMENT_DISABLED': setting(bool().default(false), 'Turns the giveaway settlement job off.'),
   'CHAIN.GIVEAWAY_SETTLEMENT_GRACE_MS': setting(int({ min: 0 }).default(60_000), 'How long after its end a giveaway is settled.'),
   'CHAIN.GIVEAWAY_SETTLEMENT_BATCH_SIZE': setting(int({ min: 1 }).default(20), 'Giveaways settled per run.'),
@@ -161,6 +169,12 @@ export const SETTINGS = {
   // Not in the spec: the SuiNS SDK reads them from its per-network config.
   'CHAIN.NAMESERVICE_SUINS_OBJECT_ID': setting(suiObjectId().optional(), 'SuiNS\'s shared `SuiNS` object (sub-names are issued through `subdomains::new`).'),
   'CHAIN.NAMESERVICE_SUBDOMAINS_PACKAGE_ID': setting(suiObjectId().optional(), 'The package of SuiNS\'s `subdomains` module.'),
+  // Not in the spec (it names no payout transaction): see docs/decisions.md, Welcome-wheel payouts.
+  'CHAIN.WELCOME_WHEEL_POOL_ID': setting(
+    suiObjectId().optional(),
+    'The shared `welcome_wheel::WheelPool` of `PLATFORM_PACKAGE_ID` that pays welcome-wheel rewards (`welcome_wheel::payout`, through the chain writer).',
+    { unset: 'spins are recorded and their payout stays `pending`' },
+  ),
   'JOBS.GIVEAWAY_SETTLEMENT_CRON': setting(cronExpression().default('* * * * *'), 'Schedule of the giveaway settlement job (node-cron, UTC).'),
   'PRICES.STALE_AFTER_SECONDS': setting(int({ min: 1 }).default(600), 'A price older than this is served with `stale: true` (two poll intervals).'),
   'PRICES.SNAPSHOT_RETENTION_DAYS': setting(int({ min: 1 }).default(30), 'Price snapshots older than this are deleted by the purge job (the newest of each asset is always kept).'),

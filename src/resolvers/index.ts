@@ -26,6 +26,7 @@ import { OnrampsResolver } from './onramps';
 import { WelcomeWheelResolver } from './welcome-wheel';
 import { NameserviceResolver } from './nameservice';
 import { OperatorsResolver } from './operators';
+import { ChainWritesResolver } from './chain-writes';
 
 /** Each domain's GraphQL resolvers, under its name in the registry (src/services/domains.ts). */
 export const domainResolvers = {
@@ -40,6 +41,7 @@ export const domainResolvers = {
   chat: [ChatResolver, ChatModerationResolver],
   presence: [PresenceResolver],
   onramps: [OnrampsResolver],
+  'chain-writer': [ChainWritesResolver],
   'welcome-wheel': [WelcomeWheelResolver],
   nameservice: [NameserviceResolver],
   prices: [PricesResolver],

@@ -19,8 +19,13 @@ class WelcomeWheelTable {
 
 @ObjectType()
 class WelcomeWheelPayout {
-  @Field(() => String, { description: 'pending until a chain writer pays it; paid or failed after' }) status!: WheelSpin['payout']['status'];
-  @Field(() => String, { nullable: true }) txDigest!: string | null;
+  @Field(() => String, {
+    description: 'pending (not sent yet, or waiting for its next attempt) → submitted → confirmed (txDigest) | failed; cancelled by an operator. paid is no longer answered.',
+  })
+  status!: WheelSpin['payout']['status'];
+  @Field(() => String, { nullable: true, description: 'The payout transaction, once it executed' }) txDigest!: string | null;
+  @Field(() => Int, { description: 'Attempts so far (transient failures are retried automatically)' }) attempts!: number;
+  @Field(() => String, { nullable: true, description: 'ISO 8601: when a payout waiting after a transient failure is tried again' }) nextAttemptAt!: string | null;
 }
 
 @ObjectType({ description: "A wallet's one welcome-wheel spin" })

@@ -212,7 +212,11 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
     // The one chain writer runs beside the jobs (one leader across replicas); stopped after them.
     if (services.chainWriter.configured) {
       const { startChainWriterLoop } = await import('../services/chain-writer');
-      const writer = startChainWriterLoop({ db, service: services.chainWriter, logger, registry: metrics.registry }, { executeTimeoutMs: config.chain.writer.timeoutMs });
+      const { timeoutMs, maxAttempts, backoffBaseMs, backoffMaxMs } = config.chain.writer;
+      const writer = startChainWriterLoop(
+        { db, service: services.chainWriter, logger, registry: metrics.registry },
+        { executeTimeoutMs: timeoutMs, maxAttempts, backoffBaseMs, backoffMaxMs, now: overrides.now },
+      );
       shutdown.add('roles', 'chain writer', () => writer.stop());
     } else logger.info('jobs role: no chain writer (CHAIN.BACKEND_WALLET_PRIVATE_KEY or CHAIN.SUI_URL unset)');
   }

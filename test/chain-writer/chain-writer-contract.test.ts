@@ -32,11 +32,11 @@ afterAll(async () => {
 
 function writerAgainstChain() {
   const { logger, logs } = captureLogger({ level: 'info', secretValues: [wallet.getSecretKey()] });
-  const writer = createSuiWriter({ url: chain.graphqlUrl, transport: 'graphql', network: 'testnet', privateKey: wallet.getSecretKey(), gasBudget: 50_000_000n });
+  const writer = createSuiWriter({ url: chain.graphqlUrl, transport: 'graphql', network: 'testnet', privateKey: wallet.getSecretKey(), gasCeiling: 50_000_000n, gasMarginPercent: 20 });
   const readModules = createMoveModuleReader({ url: chain.graphqlUrl, transport: 'graphql' });
   const service = createChainWriterService({ db: t.db, writer, packageId: chain.packageId, readModules, awaitPollMs: 50 });
   registerGiveawaySettle(service);
-  const loop = startChainWriterLoop({ db: t.db, service, logger }, { pollMs: 50, leaseRetryMs: 200, executeTimeoutMs: 2000, retryDelayMs: 50 });
+  const loop = startChainWriterLoop({ db: t.db, service, logger }, { pollMs: 50, leaseRetryMs: 200, executeTimeoutMs: 2000, backoffBaseMs: 50 });
   return { service, loop, logs };
 }
 
@@ -54,14 +54,14 @@ describe('chain writer contract check', () => {
     const id = chain.writes.addShared(`${chain.packageId}::giveaway::Giveaway`).id;
     const record = await a.service.enqueue({ kind: GIVEAWAY_SETTLE_KIND, key: giveawaySettleKey(id), payload: { giveawayId: id } });
     const waiting = await a.service.awaitOutcome(record.id, { timeoutMs: 500 }).catch((err: { record?: { status: string } }) => err.record);
-    expect(waiting?.status).toBe('pending');
+    expect(waiting?.status).toBe('queued');
     expect(chain.writes.executions).toHaveLength(0);
     await a.loop.stop();
 
     chain.packages.set(chain.packageId, platformModules(chain.packageId));
     const b = writerAgainstChain();
     const done = await b.service.awaitOutcome(record.id, { timeoutMs: 20_000 });
-    expect(done.status).toBe('success');
+    expect(done.status).toBe('confirmed');
     expect(b.loop.refusedTargets.size).toBe(0);
     expect(chain.writes.executions.flatMap((e) => e.calls.map((c) => c.target))).toEqual([`${chain.packageId}::giveaway::settle`]);
     await b.loop.stop();

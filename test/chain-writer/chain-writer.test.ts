@@ -31,11 +31,11 @@ const { logger, logs } = captureLogger({ level: 'info', secretValues: [wallet.ge
 
 async function instance(): Promise<Instance> {
   const db = shared.url ? await createDb({ databaseUrl: shared.url, dataDir: '/nonexistent', logger: testLogger, poolMax: 3 }) : shared.db;
-  const writer = createSuiWriter({ url: chain.graphqlUrl, transport: 'graphql', network: 'testnet', privateKey: wallet.getSecretKey(), gasBudget: 50_000_000n });
+  const writer = createSuiWriter({ url: chain.graphqlUrl, transport: 'graphql', network: 'testnet', privateKey: wallet.getSecretKey(), gasCeiling: 50_000_000n, gasMarginPercent: 20 });
   const service = createChainWriterService({ db, writer, packageId: chain.packageId, awaitPollMs: 50 });
   registerGiveawaySettle(service);
   const registry = new Registry();
-  const loop = startChainWriterLoop({ db, service, logger, registry }, { pollMs: 50, leaseRetryMs: 500, executeTimeoutMs: 2000, retryDelayMs: 50 });
+  const loop = startChainWriterLoop({ db, service, logger, registry }, { pollMs: 50, leaseRetryMs: 500, executeTimeoutMs: 2000, backoffBaseMs: 50 });
   return { db, service, loop, registry };
 }
 
@@ -61,7 +61,7 @@ beforeAll(async () => {
 afterEach(async () => {
   Object.assign(chain.writes.switches, { delayMs: 0, dropResponses: 0, dropRequests: 0, failNext: 0, refuseNext: 0 });
   // Every test leaves the queue drained.
-  await waitUntil(async () => (await rows()).every((r) => r.status === 'success' || r.status === 'failure'), 20_000, 'the queue to drain');
+  await waitUntil(async () => (await rows()).every((r) => ['confirmed', 'failed', 'cancelled'].includes(r.status)), 20_000, 'the queue to drain');
 });
 
 afterAll(async () => {
@@ -83,7 +83,7 @@ describe('chain writer', () => {
     const records = await Promise.all(ids.map((id, i) => enqueueSettle(apis[i % 3], id)));
     const done = await Promise.all(records.map((r, i) => apis[(i + 1) % 3].service.awaitOutcome(r.id, { timeoutMs: 30_000 })));
 
-    expect(done.map((r) => r.status)).toEqual(ids.map(() => 'success'));
+    expect(done.map((r) => r.status)).toEqual(ids.map(() => 'confirmed'));
     const executed = chain.writes.executions.slice(before);
     expect(executed).toHaveLength(50);
     expect(chain.writes.maxInFlight).toBe(1);
@@ -105,7 +105,7 @@ describe('chain writer', () => {
     chain.writes.switches.dropResponses = 1;
     const record = await enqueueSettle(apis[0], id);
     const done = await apis[1].service.awaitOutcome(record.id, { timeoutMs: 20_000 });
-    expect(done).toMatchObject({ status: 'success', resolvedByDigest: true, effectsStatus: 'success' });
+    expect(done).toMatchObject({ status: 'confirmed', resolvedByDigest: true, effectsStatus: 'success' });
     expect(chain.writes.executeRequests - requestsBefore).toBe(1);
     expect(settledIds().filter((x) => x === id)).toHaveLength(1);
   });
@@ -116,7 +116,7 @@ describe('chain writer', () => {
     chain.writes.switches.delayMs = 2500;
     const record = await enqueueSettle(apis[1], id);
     const done = await apis[2].service.awaitOutcome(record.id, { timeoutMs: 20_000 });
-    expect(done).toMatchObject({ status: 'success', resolvedByDigest: true });
+    expect(done).toMatchObject({ status: 'confirmed', resolvedByDigest: true });
     expect(chain.writes.executions.filter((e) => e.calls.some((c) => c.args[0] === id)).map((e) => e.digest)).toEqual([done.digest]);
   });
 
@@ -125,7 +125,7 @@ describe('chain writer', () => {
     chain.writes.switches.dropRequests = 1;
     const record = await enqueueSettle(apis[2], id);
     const done = await apis[0].service.awaitOutcome(record.id, { timeoutMs: 20_000 });
-    expect(done).toMatchObject({ status: 'success', resolvedByDigest: true, attempts: 2 });
+    expect(done).toMatchObject({ status: 'confirmed', resolvedByDigest: true, attempts: 2 });
     const executed = chain.writes.executions.filter((e) => e.calls.some((c) => c.args[0] === id));
     expect(executed.map((e) => e.digest)).toEqual([done.digest]);
   });
@@ -136,7 +136,7 @@ describe('chain writer', () => {
     const [a, b] = await Promise.all([enqueueSettle(apis[0], id), enqueueSettle(apis[1], id)]);
     expect(a.id).toBe(b.id);
     const done = await apis[2].service.awaitOutcome(a.id, { timeoutMs: 20_000 });
-    expect(done).toMatchObject({ status: 'failure', effectsStatus: 'failure' });
+    expect(done).toMatchObject({ status: 'failed', effectsStatus: 'failure' });
     expect(done.error).toMatch(/injected execution failure/);
     expect(BigInt(done.gasUsed!)).toBeGreaterThan(0n);
     expect((await enqueueSettle(apis[0], id)).id).toBe(a.id);
@@ -148,10 +148,10 @@ describe('chain writer', () => {
     const refused = await enqueueSettle(apis[0], id);
     const next = await enqueueSettle(apis[1], chain.writes.addShared(`${chain.packageId}::giveaway::Giveaway`).id);
     const [refusedDone, nextDone] = await Promise.all([refused, next].map((r) => apis[2].service.awaitOutcome(r.id, { timeoutMs: 20_000 })));
-    expect(refusedDone).toMatchObject({ status: 'failure', effectsStatus: null });
+    expect(refusedDone).toMatchObject({ status: 'failed', effectsStatus: null });
     expect(refusedDone.error).toMatch(/^refused by the node: .*injected refusal/);
     expect(chain.writes.executions.filter((e) => e.calls.some((c) => c.args[0] === id))).toHaveLength(0);
-    expect(nextDone.status).toBe('success');
+    expect(nextDone.status).toBe('confirmed');
   });
 
   it('fails a write the chain cannot build (unknown object) without blocking the next', async () => {
@@ -159,10 +159,10 @@ describe('chain writer', () => {
     const bad = await enqueueSettle(apis[0], missing);
     const good = await enqueueSettle(apis[1], chain.writes.addShared(`${chain.packageId}::giveaway::Giveaway`).id);
     const [badDone, goodDone] = await Promise.all([bad, good].map((r) => apis[2].service.awaitOutcome(r.id, { timeoutMs: 30_000 })));
-    expect(badDone.status).toBe('failure');
+    expect(badDone.status).toBe('failed');
     expect(badDone.error).toMatch(/^build: /);
     expect(badDone.digest).toBeNull();
-    expect(goodDone.status).toBe('success');
+    expect(goodDone.status).toBe('confirmed');
   });
 
   it('never logs or answers the backend key', async () => {

@@ -59,9 +59,9 @@ describe('giveaway settlement', () => {
   afterAll(async () => test?.cleanup());
 
   it('settles only giveaways past their grace period, in batches, and never enqueues one twice', async () => {
-    const service = createChainWriterService({ db: test.db, packageId: chain.packageId, awaitPollMs: 50, writer: createSuiWriter({ url: chain.graphqlUrl, transport: 'graphql', network: 'testnet', privateKey: wallet.getSecretKey(), gasBudget: 50_000_000n }) });
+    const service = createChainWriterService({ db: test.db, packageId: chain.packageId, awaitPollMs: 50, writer: createSuiWriter({ url: chain.graphqlUrl, transport: 'graphql', network: 'testnet', privateKey: wallet.getSecretKey(), gasCeiling: 50_000_000n, gasMarginPercent: 20 }) });
     registerGiveawaySettle(service);
-    const loop = startChainWriterLoop({ db: test.db, service, logger: testLogger }, { pollMs: 50, retryDelayMs: 50 });
+    const loop = startChainWriterLoop({ db: test.db, service, logger: testLogger }, { pollMs: 50, backoffBaseMs: 50 });
     try {
       const now = Date.now();
       const graceMs = 60_000;
@@ -75,7 +75,7 @@ describe('giveaway settlement', () => {
       for (const id of inGrace) expect(settlements(id)).toHaveLength(0);
       expect(await giveaways.settleDue({ now: new Date(now) })).toEqual({ batches: 0, enqueued: 0, settled: 0, failed: 0, unfinished: 0 });
       const rows = await test.prisma.chainWrite.findMany({ where: { kind: 'giveaway.settle' } });
-      expect(rows.map((r) => r.status)).toEqual(due.map(() => 'success'));
+      expect(rows.map((r) => r.status)).toEqual(due.map(() => 'confirmed'));
     } finally {
       await loop.stop();
     }
@@ -177,7 +177,7 @@ describe('giveaway settlement across a SIGKILL', () => {
     try {
       const rows = await db.prisma.chainWrite.findMany({ where: { kind: 'giveaway.settle' } });
       expect(rows).toHaveLength(count);
-      expect(rows.every((r) => r.status === 'success' && r.digest)).toBe(true);
+      expect(rows.every((r) => r.status === 'confirmed' && r.digest)).toBe(true);
     } finally {
       if (!test.url) await db.close();
     }

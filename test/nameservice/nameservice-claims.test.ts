@@ -140,7 +140,7 @@ describe('a claim', () => {
     expect(Math.abs(expiresIn - DAYS * 86_400_000)).toBeLessThan(Date.now() - before + 1000);
 
     const write = await api.services.chainWriter.getByKey(`nameservice.subname:${wallet}`);
-    expect(write).toMatchObject({ kind: NAMESERVICE_SUBNAME_KIND, status: 'pending' });
+    expect(write).toMatchObject({ kind: NAMESERVICE_SUBNAME_KIND, status: 'queued' });
     expect(write!.payload).toEqual({
       recipient: wallet,
       name: `${lower}.${PARENT}`,
@@ -193,7 +193,7 @@ describe('a claim', () => {
     expect(await api.services.chainWriter.getByKey(`nameservice.subname:${wallet}`)).toBeNull();
     const mine = await gql(api.url, MySubnameDocument, {}, bearer(wallet));
     expect(mine.body.data?.mySubname?.status).toBe('pending');
-    expect(await api.services.chainWriter.getByKey(`nameservice.subname:${wallet}`)).toMatchObject({ kind: NAMESERVICE_SUBNAME_KIND, status: 'pending' });
+    expect(await api.services.chainWriter.getByKey(`nameservice.subname:${wallet}`)).toMatchObject({ kind: NAMESERVICE_SUBNAME_KIND, status: 'queued' });
   });
 });
 

@@ -177,7 +177,7 @@ describe('a writer process killed with SIGKILL mid-write', () => {
     const db = await createDb({ databaseUrl: scratch?.url, dataDir, logger: testLogger });
     try {
       const rows = await db.query<{ status: string; digest: string | null }>("SELECT status, digest FROM chain_write WHERE kind = 'nameservice.subname' ORDER BY id");
-      expect(rows.map((r) => r.status)).toEqual(['submitted', 'pending', 'pending']);
+      expect(rows.map((r) => r.status)).toEqual(['submitted', 'queued', 'queued']);
     } finally {
       await db.close();
     }
@@ -198,9 +198,9 @@ describe('a writer process killed with SIGKILL mid-write', () => {
         "SELECT idempotency_key, status, digest, tx_bytes, resolved_by_digest FROM chain_write WHERE kind = 'nameservice.subname' ORDER BY id",
       );
       expect(rows.map((r) => [r.idempotency_key, r.status, r.resolved_by_digest])).toEqual([
-        [`nameservice.subname:${wallets[0]}`, 'success', true],
-        [`nameservice.subname:${wallets[1]}`, 'success', false],
-        [`nameservice.subname:${wallets[2]}`, 'success', false],
+        [`nameservice.subname:${wallets[0]}`, 'confirmed', true],
+        [`nameservice.subname:${wallets[1]}`, 'confirmed', false],
+        [`nameservice.subname:${wallets[2]}`, 'confirmed', false],
       ]);
       expect(rows.map((r) => r.digest)).toEqual(digests);
       expect(rows.map((r) => decodeWrite(r.tx_bytes).name)).toEqual(names.map((n) => `${n}.${PARENT}`));

@@ -42,7 +42,7 @@ describe('the welcome wheel', () => {
       wallet,
       segment: rows[0].segment,
       reward: rows[0].reward,
-      payout: { status: 'pending', txDigest: null },
+      payout: { status: 'pending', txDigest: null, attempts: 0, nextAttemptAt: null },
       spunAt: rows[0].spunAt.toISOString(),
     });
     expect(only.body.reward).toBeLessThanOrEqual(MAX_REWARD);

@@ -201,18 +201,22 @@ export type ChatBan = Prisma.ChatBanModel
 export type ChatReport = Prisma.ChatReportModel
 /**
  * Model WelcomeWheelSpin
- * A wallet's one welcome-wheel spin (src/services/welcome-wheel.ts): the primary key makes a
- * second spin impossible, so it reads the first. The payout waits as `pending` until a chain
- * writer pays it (`paid`, with its transaction digest).
+ * A wallet's one welcome-wheel spin (src/services/welcome-wheel): the primary key makes a
+ * second spin impossible, so it reads the first. The payout is the chain write keyed
+ * `welcome-wheel.payout:<wallet>`; its status is read from that row (`payoutStatus`,
+ * `payoutTxDigest` and `paidAt` are no longer written).
  */
 export type WelcomeWheelSpin = Prisma.WelcomeWheelSpinModel
 /**
  * Model ChainWrite
- * The chain-write outbox (src/services/chain-writer.ts). Any replica inserts a row (idempotent
- * by `idempotencyKey`); the one leader drains them in id order, one at a time. `status`:
- * pending → submitted (digest and signed bytes stored before the node is called) → success |
- * failure. A `submitted` row whose answer was lost is resolved by digest before the next write;
- * if the node never saw it, the SAME signed bytes are sent again (never rebuilt).
+ * The chain-write outbox (src/services/chain-writer). Any replica inserts a row (idempotent by
+ * `idempotencyKey`); the one leader drains them one at a time. `status`: queued → submitted
+ * (digest and signed bytes stored before the node is called) → confirmed | failed, or queued →
+ * cancelled (an operator). A transient failure (network, timeout, node 5xx) leaves the row where
+ * it was with `error` and `nextAttemptAt` (bounded exponential backoff); a queued row fails after
+ * CHAIN.WRITE_MAX_ATTEMPTS, a submitted one is looked up by digest until resolved. A `submitted`
+ * row whose answer was lost is resolved by digest before any other write; if the node never saw
+ * it, the SAME signed bytes are sent again (never rebuilt). A CHECK constraint holds the statuses.
  */
 export type ChainWrite = Prisma.ChainWriteModel
 /**

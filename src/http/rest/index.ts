@@ -19,6 +19,7 @@ import { onrampRoutes } from './onramps';
 import { welcomeWheelRoutes } from './welcome-wheel';
 import { nameserviceRoutes } from './nameservice';
 import { operatorRoutes } from './operators';
+import { chainWriteRoutes } from './chain-writes';
 
 type DomainRoutes = (app: FastifyInstance, services: Services) => Promise<void>;
 
@@ -33,6 +34,7 @@ export const domainRoutes = {
   users: [usersRoutes, socialLinkRoutes],
   chat: [chatRoutes, chatModerationRoutes],
   onramps: [onrampRoutes],
+  'chain-writer': [chainWriteRoutes],
   'welcome-wheel': [welcomeWheelRoutes],
   nameservice: [nameserviceRoutes],
   prices: [priceRoutes],

@@ -20,8 +20,12 @@ const spinSchema = {
       type: 'object',
       required: ['status', 'txDigest'],
       properties: {
-        status: modelSchema(payoutStatus, { description: 'pending until a chain writer pays it' }),
-        txDigest: { type: ['string', 'null'] },
+        status: modelSchema(payoutStatus, {
+          description: 'pending (not sent yet, or waiting for its next attempt) → submitted → confirmed (txDigest) | failed; cancelled by an operator. `paid` is no longer answered.',
+        }),
+        txDigest: { type: ['string', 'null'], description: 'The payout transaction, once it executed' },
+        attempts: { type: 'integer', minimum: 0, description: 'Attempts so far (transient failures are retried automatically)' },
+        nextAttemptAt: { type: ['string', 'null'], format: 'date-time', description: 'When a payout waiting after a transient failure is tried again' },
       },
     },
     spunAt: { type: 'string', format: 'date-time' },

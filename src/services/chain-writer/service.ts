@@ -8,12 +8,13 @@
  *   chainWriter.enqueue({ kind, key, payload }) → ChainWriteRecord
  *                                          — inserts an outbox row; idempotent by `key` (a repeated key
  *                                            returns the existing row, whatever its payload).
- *   chainWriter.awaitOutcome(id, { signal, timeoutMs }) → ChainWriteRecord (status success | failure)
+ *   chainWriter.awaitOutcome(id, { signal, timeoutMs }) → ChainWriteRecord (confirmed | failed | cancelled)
  *                                          — waits for the writer; rejects with ChainWriteTimeoutError
  *                                            (the write stays queued and will still run).
  *   chainWriter.get(id) / getByKey(key)    — the row as it is now.
- * The writer itself (createChainWriterLoop in ./chain-writer-loop.ts) runs in the jobs role of one
- * replica (advisory-lock lease) and drains rows strictly one at a time in id order.
+ * The writer itself (startChainWriterLoop in ./loop.ts) runs in the jobs role of one replica
+ * (advisory-lock lease) and handles one row at a time; operators list, retry and cancel writes
+ * through ./admin.ts.
  */
 import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
@@ -21,8 +22,9 @@ import { AppError } from '../../errors';
 import type { SuiWriter, Transaction } from '../../providers/sui-writer';
 import type { ReadNormalizedModules } from '../../chain-events/contract-check';
 import type { FunctionContract } from '../../chain-events/contract';
+import type { ChainWriteStatus } from './model';
 
-export type ChainWriteStatus = 'pending' | 'submitted' | 'success' | 'failure';
+export type { ChainWriteStatus } from './model';
 export type JsonPayload = Record<string, unknown>;
 
 export interface ChainWriteRecord {
@@ -32,13 +34,20 @@ export interface ChainWriteRecord {
   status: ChainWriteStatus;
   payload: JsonPayload;
   digest: string | null;
+  /** MIST (decimal string): the dry run's gas plus the margin. */
+  gasBudget: string | null;
   /** computation + storage − rebate, MIST (decimal string). */
   gasUsed: string | null;
   effectsStatus: 'success' | 'failure' | null;
+  /** The last error: a transient one while retried, the final one of a failed write. */
   error: string | null;
+  /** Attempts since the write was last queued. */
   attempts: number;
+  /** When the next attempt is due after a transient failure. */
+  nextAttemptAt: Date | null;
   resolvedByDigest: boolean;
   createdAt: Date;
+  queuedAt: Date;
   submittedAt: Date | null;
   finishedAt: Date | null;
 }
@@ -102,7 +111,7 @@ export class ChainWriteTimeoutError extends Error {
   }
 }
 
-export const isFinished = (r: Pick<ChainWriteRecord, 'status'>): boolean => r.status === 'success' || r.status === 'failure';
+export const isFinished = (r: Pick<ChainWriteRecord, 'status'>): boolean => r.status === 'confirmed' || r.status === 'failed' || r.status === 'cancelled';
 
 type Row = Prisma.ChainWriteGetPayload<object>;
 
@@ -114,12 +123,15 @@ export function toRecord(row: Row): ChainWriteRecord {
     status: row.status as ChainWriteStatus,
     payload: row.payload as JsonPayload,
     digest: row.digest,
+    gasBudget: row.gasBudget?.toFixed(0) ?? null,
     gasUsed: row.gasUsed?.toFixed(0) ?? null,
     effectsStatus: row.effectsStatus as ChainWriteRecord['effectsStatus'],
     error: row.error,
     attempts: row.attempts,
+    nextAttemptAt: row.nextAttemptAt,
     resolvedByDigest: row.resolvedByDigest,
     createdAt: row.createdAt,
+    queuedAt: row.queuedAt,
     submittedAt: row.submittedAt,
     finishedAt: row.finishedAt,
   };

@@ -80,8 +80,8 @@ export function createGiveawayService(deps: GiveawayServiceDeps): GiveawayServic
         const records = await Promise.all(rows.map((r) => deps.chainWriter.enqueue({ kind: GIVEAWAY_SETTLE_KIND, key: giveawaySettleKey(r.giveaway_id), payload: { giveawayId: r.giveaway_id } })));
         result.enqueued += records.length;
         for (const done of await Promise.all(records.map((r) => outcome(r, signal)))) {
-          if (done.status === 'success') result.settled++;
-          else if (done.status === 'failure') result.failed++;
+          if (done.status === 'confirmed') result.settled++;
+          else if (done.status === 'failed' || done.status === 'cancelled') result.failed++;
           else result.unfinished++;
         }
         if (result.unfinished) break;

@@ -72,8 +72,8 @@ const SELECT = `SELECT s.wallet_address, s.parent_domain, s.label, s.expires_at,
                   FROM nameservice_subname s LEFT JOIN chain_write w ON w.idempotency_key = s.chain_write_key`;
 
 function statusOf(writeStatus: string | null): SubnameStatus {
-  if (writeStatus === 'success') return 'issued';
-  if (writeStatus === 'failure') return 'failed';
+  if (writeStatus === 'confirmed') return 'issued';
+  if (writeStatus === 'failed' || writeStatus === 'cancelled') return 'failed';
   return 'pending';
 }
 
@@ -83,7 +83,7 @@ const toSubname = (r: Row): Subname => ({
   name: `${r.label}.${r.parent_domain}`,
   parentDomain: r.parent_domain,
   status: statusOf(r.write_status),
-  txDigest: r.write_status === 'success' || r.write_status === 'failure' ? r.digest : null,
+  txDigest: r.write_status === 'confirmed' || r.write_status === 'failed' ? r.digest : null,
   expiresAt: new Date(r.expires_at).toISOString(),
   claimedAt: new Date(r.claimed_at).toISOString(),
 });

@@ -1,9 +1,15 @@
+import { chainWriterDomain } from '../chain-writer';
 import { defineDomain } from '../domain';
+import { registerWelcomeWheelPayout } from './payout';
 import { createWelcomeWheelService } from './service';
 
 export const welcomeWheelDomain = defineDomain({
   name: 'welcome-wheel',
   settings: ['welcomeWheel'],
-  needs: [],
-  create: ({ config, db }) => ({ welcomeWheel: createWelcomeWheelService({ db, maxReward: config.welcomeWheel.maxReward }) }),
+  needs: [chainWriterDomain],
+  create: ({ config, db }, { chainWriter }) => {
+    registerWelcomeWheelPayout(chainWriter);
+    const { maxReward, poolId } = config.welcomeWheel;
+    return { welcomeWheel: createWelcomeWheelService({ db, maxReward, payouts: { chainWriter, poolId } }) };
+  },
 });

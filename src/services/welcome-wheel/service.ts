@@ -1,11 +1,15 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../db/client';
+import type { ChainWriterService } from '../chain-writer';
 import type { PayoutStatus } from './model';
+import { payoutWriteKey, WELCOME_WHEEL_PAYOUT_KIND, type PayoutPayload } from './payout';
 
 /**
  * The welcome wheel: one spin per wallet, drawn on the server. The primary key on the wallet
  * decides parallel first spins (INSERT … ON CONFLICT DO NOTHING): every caller then answers with
- * the one stored row, so a second spin, or a racing one, returns the first result.
+ * the one stored row, so a second spin, or a racing one, returns the first result. The reward is
+ * paid by one chain write per spin (key `welcome-wheel.payout:<wallet>`, so never twice), whose
+ * state is the payout's: read from the write, never copied.
  */
 export interface WheelSegment {
   /** Whole reward units as paid (after the GENERAL.WELCOME_WHEEL_MAX_REWARD cap). */
@@ -18,8 +22,16 @@ export interface WheelSpin {
   wallet: string;
   segment: number;
   reward: number;
-  /** `pending` until a chain writer pays it; then `paid` with the transaction digest. */
-  payout: { status: PayoutStatus; txDigest: string | null };
+  payout: {
+    /** pending → submitted → confirmed (txDigest) | failed; cancelled by an operator. */
+    status: PayoutStatus;
+    /** The payout transaction, once it executed. */
+    txDigest: string | null;
+    /** Attempts of the payout write so far (transient failures are retried automatically). */
+    attempts: number;
+    /** ISO 8601: when a payout waiting after a transient failure is tried again, else null. */
+    nextAttemptAt: string | null;
+  };
   /** ISO 8601 */
   spunAt: string;
 }
@@ -62,28 +74,75 @@ interface Row {
   wallet_address: string;
   segment: number;
   reward: number;
-  payout_status: WheelSpin['payout']['status'];
-  payout_tx_digest: string | null;
   spun_at: Date | string;
+  write_status: string | null;
+  digest: string | null;
+  effects_status: string | null;
+  attempts: number | null;
+  next_attempt_at: Date | string | null;
+}
+
+function payoutOf(r: Row): WheelSpin['payout'] {
+  const waiting = r.write_status === null || r.write_status === 'queued';
+  // Nothing to pay (a cap of 0) needs no transaction.
+  const status: PayoutStatus = r.write_status === null && Number(r.reward) === 0 ? 'confirmed' : waiting ? 'pending' : (r.write_status as PayoutStatus);
+  return {
+    status,
+    // A digest the chain executed (confirmed, or failed on chain), never one of bytes that did not run.
+    txDigest: r.effects_status !== null && (r.write_status === 'confirmed' || r.write_status === 'failed') ? r.digest : null,
+    attempts: Number(r.attempts ?? 0),
+    nextAttemptAt: waiting && r.next_attempt_at ? new Date(r.next_attempt_at).toISOString() : null,
+  };
 }
 
 const toSpin = (r: Row): WheelSpin => ({
   wallet: r.wallet_address,
   segment: Number(r.segment),
   reward: Number(r.reward),
-  payout: { status: r.payout_status, txDigest: r.payout_tx_digest },
+  payout: payoutOf(r),
   spunAt: new Date(r.spun_at).toISOString(),
 });
 
-const COLUMNS = 'wallet_address, segment, reward, payout_status, payout_tx_digest, spun_at';
+const SELECT = `SELECT s.wallet_address, s.segment, s.reward, s.spun_at,
+                       w.status AS write_status, w.digest, w.effects_status, w.attempts, w.next_attempt_at
+                  FROM welcome_wheel_spin s LEFT JOIN chain_write w ON w.idempotency_key = $2 || s.wallet_address
+                 WHERE s.wallet_address = $1`;
 
-export function createWelcomeWheelService(deps: { db: Db; maxReward: number; draw?: (max: number) => number }): WelcomeWheelService {
+export interface WelcomeWheelDeps {
+  db: Db;
+  maxReward: number;
+  /** The chain writer, and the pool that pays (CHAIN.WELCOME_WHEEL_POOL_ID); without both, payouts stay `pending`. */
+  payouts?: { chainWriter: ChainWriterService; poolId: string | undefined };
+  draw?: (max: number) => number;
+}
+
+export function createWelcomeWheelService(deps: WelcomeWheelDeps): WelcomeWheelService {
   const draw = deps.draw ?? ((max: number) => randomInt(max));
   const capped = (reward: number) => Math.min(reward, deps.maxReward);
+  const chainWriter = deps.payouts?.chainWriter;
+  const poolId = deps.payouts?.poolId;
+  const paying = Boolean(chainWriter?.configured && poolId);
+
+  async function rowOf(wallet: string): Promise<Row | null> {
+    const rows = await deps.db.query<Row>(SELECT, [wallet, `${WELCOME_WHEEL_PAYOUT_KIND}:`]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Hands the payout to the chain writer unless it has it (idempotent by key). A process that died
+   * between storing the spin and enqueuing, or a spin from before payouts were configured, gets it
+   * on the next read or spin of that wallet.
+   */
+  async function ensurePayout(r: Row): Promise<Row> {
+    if (r.write_status !== null || !paying || Number(r.reward) === 0) return r;
+    const payload: PayoutPayload = { poolId: poolId!, player: r.wallet_address, reward: Number(r.reward) };
+    const write = await chainWriter!.enqueue({ kind: WELCOME_WHEEL_PAYOUT_KIND, key: payoutWriteKey(r.wallet_address), payload: { ...payload } });
+    return { ...r, write_status: write.status, digest: write.digest, effects_status: write.effectsStatus, attempts: write.attempts, next_attempt_at: write.nextAttemptAt };
+  }
 
   async function spinOf(wallet: string): Promise<WheelSpin | null> {
-    const rows = await deps.db.query<Row>(`SELECT ${COLUMNS} FROM welcome_wheel_spin WHERE wallet_address = $1`, [wallet]);
-    return rows[0] ? toSpin(rows[0]) : null;
+    const row = await rowOf(wallet);
+    return row && toSpin(await ensurePayout(row));
   }
 
   return {
@@ -96,16 +155,15 @@ export function createWelcomeWheelService(deps: { db: Db; maxReward: number; dra
       const earlier = await spinOf(wallet);
       if (earlier) return earlier;
       const segment = segmentAt(draw(TOTAL_WEIGHT));
-      const inserted = await deps.db.query<Row>(
-        `INSERT INTO welcome_wheel_spin (wallet_address, segment, reward) VALUES ($1, $2, $3)
-           ON CONFLICT (wallet_address) DO NOTHING RETURNING ${COLUMNS}`,
-        [wallet, segment, capped(WHEEL_TABLE[segment].reward)],
-      );
-      if (inserted[0]) return toSpin(inserted[0]);
-      // A racing call stored its spin first: that one is the wallet's result.
-      const winner = await spinOf(wallet);
-      if (!winner) throw new Error('welcome wheel: conflicting spin row vanished');
-      return winner;
+      // A racing call may store its spin first: either way the stored row is the wallet's result.
+      await deps.db.query('INSERT INTO welcome_wheel_spin (wallet_address, segment, reward) VALUES ($1, $2, $3) ON CONFLICT (wallet_address) DO NOTHING', [
+        wallet,
+        segment,
+        capped(WHEEL_TABLE[segment].reward),
+      ]);
+      const stored = await spinOf(wallet);
+      if (!stored) throw new Error('welcome wheel: the spin row vanished');
+      return stored;
     },
   };
 }

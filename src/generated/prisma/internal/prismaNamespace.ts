@@ -4059,13 +4059,17 @@ export const ChainWriteScalarFieldEnum = {
   digest: 'digest',
   txBytes: 'txBytes',
   signature: 'signature',
+  gasBudget: 'gasBudget',
   gasUsed: 'gasUsed',
   gasDetail: 'gasDetail',
   effectsStatus: 'effectsStatus',
   error: 'error',
   attempts: 'attempts',
+  nextAttemptAt: 'nextAttemptAt',
+  failures: 'failures',
   resolvedByDigest: 'resolvedByDigest',
   createdAt: 'createdAt',
+  queuedAt: 'queuedAt',
   submittedAt: 'submittedAt',
   finishedAt: 'finishedAt'
 } as const

@@ -14,11 +14,14 @@ import type * as Prisma from "../internal/prismaNamespace"
 
 /**
  * Model ChainWrite
- * The chain-write outbox (src/services/chain-writer.ts). Any replica inserts a row (idempotent
- * by `idempotencyKey`); the one leader drains them in id order, one at a time. `status`:
- * pending → submitted (digest and signed bytes stored before the node is called) → success |
- * failure. A `submitted` row whose answer was lost is resolved by digest before the next write;
- * if the node never saw it, the SAME signed bytes are sent again (never rebuilt).
+ * The chain-write outbox (src/services/chain-writer). Any replica inserts a row (idempotent by
+ * `idempotencyKey`); the one leader drains them one at a time. `status`: queued → submitted
+ * (digest and signed bytes stored before the node is called) → confirmed | failed, or queued →
+ * cancelled (an operator). A transient failure (network, timeout, node 5xx) leaves the row where
+ * it was with `error` and `nextAttemptAt` (bounded exponential backoff); a queued row fails after
+ * CHAIN.WRITE_MAX_ATTEMPTS, a submitted one is looked up by digest until resolved. A `submitted`
+ * row whose answer was lost is resolved by digest before any other write; if the node never saw
+ * it, the SAME signed bytes are sent again (never rebuilt). A CHECK constraint holds the statuses.
  */
 export type ChainWriteModel = runtime.Types.Result.DefaultSelection<Prisma.$ChainWritePayload>
 
@@ -32,14 +35,18 @@ export type AggregateChainWrite = {
 
 export type ChainWriteAvgAggregateOutputType = {
   id: number | null
+  gasBudget: runtime.Decimal | null
   gasUsed: runtime.Decimal | null
   attempts: number | null
+  failures: number | null
 }
 
 export type ChainWriteSumAggregateOutputType = {
   id: bigint | null
+  gasBudget: runtime.Decimal | null
   gasUsed: runtime.Decimal | null
   attempts: number | null
+  failures: number | null
 }
 
 export type ChainWriteMinAggregateOutputType = {
@@ -50,12 +57,16 @@ export type ChainWriteMinAggregateOutputType = {
   digest: string | null
   txBytes: string | null
   signature: string | null
+  gasBudget: runtime.Decimal | null
   gasUsed: runtime.Decimal | null
   effectsStatus: string | null
   error: string | null
   attempts: number | null
+  nextAttemptAt: Date | null
+  failures: number | null
   resolvedByDigest: boolean | null
   createdAt: Date | null
+  queuedAt: Date | null
   submittedAt: Date | null
   finishedAt: Date | null
 }
@@ -68,12 +79,16 @@ export type ChainWriteMaxAggregateOutputType = {
   digest: string | null
   txBytes: string | null
   signature: string | null
+  gasBudget: runtime.Decimal | null
   gasUsed: runtime.Decimal | null
   effectsStatus: string | null
   error: string | null
   attempts: number | null
+  nextAttemptAt: Date | null
+  failures: number | null
   resolvedByDigest: boolean | null
   createdAt: Date | null
+  queuedAt: Date | null
   submittedAt: Date | null
   finishedAt: Date | null
 }
@@ -87,13 +102,17 @@ export type ChainWriteCountAggregateOutputType = {
   digest: number
   txBytes: number
   signature: number
+  gasBudget: number
   gasUsed: number
   gasDetail: number
   effectsStatus: number
   error: number
   attempts: number
+  nextAttemptAt: number
+  failures: number
   resolvedByDigest: number
   createdAt: number
+  queuedAt: number
   submittedAt: number
   finishedAt: number
   _all: number
@@ -102,14 +121,18 @@ export type ChainWriteCountAggregateOutputType = {
 
 export type ChainWriteAvgAggregateInputType = {
   id?: true
+  gasBudget?: true
   gasUsed?: true
   attempts?: true
+  failures?: true
 }
 
 export type ChainWriteSumAggregateInputType = {
   id?: true
+  gasBudget?: true
   gasUsed?: true
   attempts?: true
+  failures?: true
 }
 
 export type ChainWriteMinAggregateInputType = {
@@ -120,12 +143,16 @@ export type ChainWriteMinAggregateInputType = {
   digest?: true
   txBytes?: true
   signature?: true
+  gasBudget?: true
   gasUsed?: true
   effectsStatus?: true
   error?: true
   attempts?: true
+  nextAttemptAt?: true
+  failures?: true
   resolvedByDigest?: true
   createdAt?: true
+  queuedAt?: true
   submittedAt?: true
   finishedAt?: true
 }
@@ -138,12 +165,16 @@ export type ChainWriteMaxAggregateInputType = {
   digest?: true
   txBytes?: true
   signature?: true
+  gasBudget?: true
   gasUsed?: true
   effectsStatus?: true
   error?: true
   attempts?: true
+  nextAttemptAt?: true
+  failures?: true
   resolvedByDigest?: true
   createdAt?: true
+  queuedAt?: true
   submittedAt?: true
   finishedAt?: true
 }
@@ -157,13 +188,17 @@ export type ChainWriteCountAggregateInputType = {
   digest?: true
   txBytes?: true
   signature?: true
+  gasBudget?: true
   gasUsed?: true
   gasDetail?: true
   effectsStatus?: true
   error?: true
   attempts?: true
+  nextAttemptAt?: true
+  failures?: true
   resolvedByDigest?: true
   createdAt?: true
+  queuedAt?: true
   submittedAt?: true
   finishedAt?: true
   _all?: true
@@ -264,13 +299,17 @@ export type ChainWriteGroupByOutputType = {
   digest: string | null
   txBytes: string | null
   signature: string | null
+  gasBudget: runtime.Decimal | null
   gasUsed: runtime.Decimal | null
   gasDetail: runtime.JsonValue | null
   effectsStatus: string | null
   error: string | null
   attempts: number
+  nextAttemptAt: Date | null
+  failures: number
   resolvedByDigest: boolean
   createdAt: Date
+  queuedAt: Date
   submittedAt: Date | null
   finishedAt: Date | null
   _count: ChainWriteCountAggregateOutputType | null
@@ -307,13 +346,17 @@ export type ChainWriteWhereInput = {
   digest?: Prisma.StringNullableFilter<"ChainWrite"> | string | null
   txBytes?: Prisma.StringNullableFilter<"ChainWrite"> | string | null
   signature?: Prisma.StringNullableFilter<"ChainWrite"> | string | null
+  gasBudget?: Prisma.DecimalNullableFilter<"ChainWrite"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasUsed?: Prisma.DecimalNullableFilter<"ChainWrite"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasDetail?: Prisma.JsonNullableFilter<"ChainWrite">
   effectsStatus?: Prisma.StringNullableFilter<"ChainWrite"> | string | null
   error?: Prisma.StringNullableFilter<"ChainWrite"> | string | null
   attempts?: Prisma.IntFilter<"ChainWrite"> | number
+  nextAttemptAt?: Prisma.DateTimeNullableFilter<"ChainWrite"> | Date | string | null
+  failures?: Prisma.IntFilter<"ChainWrite"> | number
   resolvedByDigest?: Prisma.BoolFilter<"ChainWrite"> | boolean
   createdAt?: Prisma.DateTimeFilter<"ChainWrite"> | Date | string
+  queuedAt?: Prisma.DateTimeFilter<"ChainWrite"> | Date | string
   submittedAt?: Prisma.DateTimeNullableFilter<"ChainWrite"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableFilter<"ChainWrite"> | Date | string | null
 }
@@ -327,13 +370,17 @@ export type ChainWriteOrderByWithRelationInput = {
   digest?: Prisma.SortOrderInput | Prisma.SortOrder
   txBytes?: Prisma.SortOrderInput | Prisma.SortOrder
   signature?: Prisma.SortOrderInput | Prisma.SortOrder
+  gasBudget?: Prisma.SortOrderInput | Prisma.SortOrder
   gasUsed?: Prisma.SortOrderInput | Prisma.SortOrder
   gasDetail?: Prisma.SortOrderInput | Prisma.SortOrder
   effectsStatus?: Prisma.SortOrderInput | Prisma.SortOrder
   error?: Prisma.SortOrderInput | Prisma.SortOrder
   attempts?: Prisma.SortOrder
+  nextAttemptAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  failures?: Prisma.SortOrder
   resolvedByDigest?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  queuedAt?: Prisma.SortOrder
   submittedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
 }
@@ -350,13 +397,17 @@ export type ChainWriteWhereUniqueInput = Prisma.AtLeast<{
   payload?: Prisma.JsonFilter<"ChainWrite">
   txBytes?: Prisma.StringNullableFilter<"ChainWrite"> | string | null
   signature?: Prisma.StringNullableFilter<"ChainWrite"> | string | null
+  gasBudget?: Prisma.DecimalNullableFilter<"ChainWrite"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasUsed?: Prisma.DecimalNullableFilter<"ChainWrite"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasDetail?: Prisma.JsonNullableFilter<"ChainWrite">
   effectsStatus?: Prisma.StringNullableFilter<"ChainWrite"> | string | null
   error?: Prisma.StringNullableFilter<"ChainWrite"> | string | null
   attempts?: Prisma.IntFilter<"ChainWrite"> | number
+  nextAttemptAt?: Prisma.DateTimeNullableFilter<"ChainWrite"> | Date | string | null
+  failures?: Prisma.IntFilter<"ChainWrite"> | number
   resolvedByDigest?: Prisma.BoolFilter<"ChainWrite"> | boolean
   createdAt?: Prisma.DateTimeFilter<"ChainWrite"> | Date | string
+  queuedAt?: Prisma.DateTimeFilter<"ChainWrite"> | Date | string
   submittedAt?: Prisma.DateTimeNullableFilter<"ChainWrite"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableFilter<"ChainWrite"> | Date | string | null
 }, "id" | "idempotencyKey" | "digest">
@@ -370,13 +421,17 @@ export type ChainWriteOrderByWithAggregationInput = {
   digest?: Prisma.SortOrderInput | Prisma.SortOrder
   txBytes?: Prisma.SortOrderInput | Prisma.SortOrder
   signature?: Prisma.SortOrderInput | Prisma.SortOrder
+  gasBudget?: Prisma.SortOrderInput | Prisma.SortOrder
   gasUsed?: Prisma.SortOrderInput | Prisma.SortOrder
   gasDetail?: Prisma.SortOrderInput | Prisma.SortOrder
   effectsStatus?: Prisma.SortOrderInput | Prisma.SortOrder
   error?: Prisma.SortOrderInput | Prisma.SortOrder
   attempts?: Prisma.SortOrder
+  nextAttemptAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  failures?: Prisma.SortOrder
   resolvedByDigest?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  queuedAt?: Prisma.SortOrder
   submittedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.ChainWriteCountOrderByAggregateInput
@@ -398,13 +453,17 @@ export type ChainWriteScalarWhereWithAggregatesInput = {
   digest?: Prisma.StringNullableWithAggregatesFilter<"ChainWrite"> | string | null
   txBytes?: Prisma.StringNullableWithAggregatesFilter<"ChainWrite"> | string | null
   signature?: Prisma.StringNullableWithAggregatesFilter<"ChainWrite"> | string | null
+  gasBudget?: Prisma.DecimalNullableWithAggregatesFilter<"ChainWrite"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasUsed?: Prisma.DecimalNullableWithAggregatesFilter<"ChainWrite"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasDetail?: Prisma.JsonNullableWithAggregatesFilter<"ChainWrite">
   effectsStatus?: Prisma.StringNullableWithAggregatesFilter<"ChainWrite"> | string | null
   error?: Prisma.StringNullableWithAggregatesFilter<"ChainWrite"> | string | null
   attempts?: Prisma.IntWithAggregatesFilter<"ChainWrite"> | number
+  nextAttemptAt?: Prisma.DateTimeNullableWithAggregatesFilter<"ChainWrite"> | Date | string | null
+  failures?: Prisma.IntWithAggregatesFilter<"ChainWrite"> | number
   resolvedByDigest?: Prisma.BoolWithAggregatesFilter<"ChainWrite"> | boolean
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"ChainWrite"> | Date | string
+  queuedAt?: Prisma.DateTimeWithAggregatesFilter<"ChainWrite"> | Date | string
   submittedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"ChainWrite"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"ChainWrite"> | Date | string | null
 }
@@ -418,13 +477,17 @@ export type ChainWriteCreateInput = {
   digest?: string | null
   txBytes?: string | null
   signature?: string | null
+  gasBudget?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasUsed?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasDetail?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   effectsStatus?: string | null
   error?: string | null
   attempts?: number
+  nextAttemptAt?: Date | string | null
+  failures?: number
   resolvedByDigest?: boolean
   createdAt?: Date | string
+  queuedAt?: Date | string
   submittedAt?: Date | string | null
   finishedAt?: Date | string | null
 }
@@ -438,13 +501,17 @@ export type ChainWriteUncheckedCreateInput = {
   digest?: string | null
   txBytes?: string | null
   signature?: string | null
+  gasBudget?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasUsed?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasDetail?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   effectsStatus?: string | null
   error?: string | null
   attempts?: number
+  nextAttemptAt?: Date | string | null
+  failures?: number
   resolvedByDigest?: boolean
   createdAt?: Date | string
+  queuedAt?: Date | string
   submittedAt?: Date | string | null
   finishedAt?: Date | string | null
 }
@@ -458,13 +525,17 @@ export type ChainWriteUpdateInput = {
   digest?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   txBytes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signature?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  gasBudget?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasUsed?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasDetail?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   effectsStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
+  nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  failures?: Prisma.IntFieldUpdateOperationsInput | number
   resolvedByDigest?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  queuedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   submittedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -478,13 +549,17 @@ export type ChainWriteUncheckedUpdateInput = {
   digest?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   txBytes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signature?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  gasBudget?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasUsed?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasDetail?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   effectsStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
+  nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  failures?: Prisma.IntFieldUpdateOperationsInput | number
   resolvedByDigest?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  queuedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   submittedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -498,13 +573,17 @@ export type ChainWriteCreateManyInput = {
   digest?: string | null
   txBytes?: string | null
   signature?: string | null
+  gasBudget?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasUsed?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasDetail?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   effectsStatus?: string | null
   error?: string | null
   attempts?: number
+  nextAttemptAt?: Date | string | null
+  failures?: number
   resolvedByDigest?: boolean
   createdAt?: Date | string
+  queuedAt?: Date | string
   submittedAt?: Date | string | null
   finishedAt?: Date | string | null
 }
@@ -518,13 +597,17 @@ export type ChainWriteUpdateManyMutationInput = {
   digest?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   txBytes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signature?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  gasBudget?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasUsed?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasDetail?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   effectsStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
+  nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  failures?: Prisma.IntFieldUpdateOperationsInput | number
   resolvedByDigest?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  queuedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   submittedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -538,13 +621,17 @@ export type ChainWriteUncheckedUpdateManyInput = {
   digest?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   txBytes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   signature?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  gasBudget?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasUsed?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   gasDetail?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   effectsStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
+  nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  failures?: Prisma.IntFieldUpdateOperationsInput | number
   resolvedByDigest?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  queuedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   submittedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -558,21 +645,27 @@ export type ChainWriteCountOrderByAggregateInput = {
   digest?: Prisma.SortOrder
   txBytes?: Prisma.SortOrder
   signature?: Prisma.SortOrder
+  gasBudget?: Prisma.SortOrder
   gasUsed?: Prisma.SortOrder
   gasDetail?: Prisma.SortOrder
   effectsStatus?: Prisma.SortOrder
   error?: Prisma.SortOrder
   attempts?: Prisma.SortOrder
+  nextAttemptAt?: Prisma.SortOrder
+  failures?: Prisma.SortOrder
   resolvedByDigest?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  queuedAt?: Prisma.SortOrder
   submittedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
 }
 
 export type ChainWriteAvgOrderByAggregateInput = {
   id?: Prisma.SortOrder
+  gasBudget?: Prisma.SortOrder
   gasUsed?: Prisma.SortOrder
   attempts?: Prisma.SortOrder
+  failures?: Prisma.SortOrder
 }
 
 export type ChainWriteMaxOrderByAggregateInput = {
@@ -583,12 +676,16 @@ export type ChainWriteMaxOrderByAggregateInput = {
   digest?: Prisma.SortOrder
   txBytes?: Prisma.SortOrder
   signature?: Prisma.SortOrder
+  gasBudget?: Prisma.SortOrder
   gasUsed?: Prisma.SortOrder
   effectsStatus?: Prisma.SortOrder
   error?: Prisma.SortOrder
   attempts?: Prisma.SortOrder
+  nextAttemptAt?: Prisma.SortOrder
+  failures?: Prisma.SortOrder
   resolvedByDigest?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  queuedAt?: Prisma.SortOrder
   submittedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
 }
@@ -601,20 +698,26 @@ export type ChainWriteMinOrderByAggregateInput = {
   digest?: Prisma.SortOrder
   txBytes?: Prisma.SortOrder
   signature?: Prisma.SortOrder
+  gasBudget?: Prisma.SortOrder
   gasUsed?: Prisma.SortOrder
   effectsStatus?: Prisma.SortOrder
   error?: Prisma.SortOrder
   attempts?: Prisma.SortOrder
+  nextAttemptAt?: Prisma.SortOrder
+  failures?: Prisma.SortOrder
   resolvedByDigest?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  queuedAt?: Prisma.SortOrder
   submittedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
 }
 
 export type ChainWriteSumOrderByAggregateInput = {
   id?: Prisma.SortOrder
+  gasBudget?: Prisma.SortOrder
   gasUsed?: Prisma.SortOrder
   attempts?: Prisma.SortOrder
+  failures?: Prisma.SortOrder
 }
 
 export type NullableDecimalFieldUpdateOperationsInput = {
@@ -636,13 +739,17 @@ export type ChainWriteSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   digest?: boolean
   txBytes?: boolean
   signature?: boolean
+  gasBudget?: boolean
   gasUsed?: boolean
   gasDetail?: boolean
   effectsStatus?: boolean
   error?: boolean
   attempts?: boolean
+  nextAttemptAt?: boolean
+  failures?: boolean
   resolvedByDigest?: boolean
   createdAt?: boolean
+  queuedAt?: boolean
   submittedAt?: boolean
   finishedAt?: boolean
 }, ExtArgs["result"]["chainWrite"]>
@@ -656,13 +763,17 @@ export type ChainWriteSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ex
   digest?: boolean
   txBytes?: boolean
   signature?: boolean
+  gasBudget?: boolean
   gasUsed?: boolean
   gasDetail?: boolean
   effectsStatus?: boolean
   error?: boolean
   attempts?: boolean
+  nextAttemptAt?: boolean
+  failures?: boolean
   resolvedByDigest?: boolean
   createdAt?: boolean
+  queuedAt?: boolean
   submittedAt?: boolean
   finishedAt?: boolean
 }, ExtArgs["result"]["chainWrite"]>
@@ -676,13 +787,17 @@ export type ChainWriteSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ex
   digest?: boolean
   txBytes?: boolean
   signature?: boolean
+  gasBudget?: boolean
   gasUsed?: boolean
   gasDetail?: boolean
   effectsStatus?: boolean
   error?: boolean
   attempts?: boolean
+  nextAttemptAt?: boolean
+  failures?: boolean
   resolvedByDigest?: boolean
   createdAt?: boolean
+  queuedAt?: boolean
   submittedAt?: boolean
   finishedAt?: boolean
 }, ExtArgs["result"]["chainWrite"]>
@@ -696,18 +811,22 @@ export type ChainWriteSelectScalar = {
   digest?: boolean
   txBytes?: boolean
   signature?: boolean
+  gasBudget?: boolean
   gasUsed?: boolean
   gasDetail?: boolean
   effectsStatus?: boolean
   error?: boolean
   attempts?: boolean
+  nextAttemptAt?: boolean
+  failures?: boolean
   resolvedByDigest?: boolean
   createdAt?: boolean
+  queuedAt?: boolean
   submittedAt?: boolean
   finishedAt?: boolean
 }
 
-export type ChainWriteOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "kind" | "idempotencyKey" | "status" | "payload" | "digest" | "txBytes" | "signature" | "gasUsed" | "gasDetail" | "effectsStatus" | "error" | "attempts" | "resolvedByDigest" | "createdAt" | "submittedAt" | "finishedAt", ExtArgs["result"]["chainWrite"]>
+export type ChainWriteOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "kind" | "idempotencyKey" | "status" | "payload" | "digest" | "txBytes" | "signature" | "gasBudget" | "gasUsed" | "gasDetail" | "effectsStatus" | "error" | "attempts" | "nextAttemptAt" | "failures" | "resolvedByDigest" | "createdAt" | "queuedAt" | "submittedAt" | "finishedAt", ExtArgs["result"]["chainWrite"]>
 
 export type $ChainWritePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "ChainWrite"
@@ -728,18 +847,40 @@ export type $ChainWritePayload<ExtArgs extends runtime.Types.Extensions.Internal
     txBytes: string | null
     signature: string | null
     /**
+     * The signed transaction's gas budget: the dry run's computation + storage plus CHAIN.WRITE_GAS_MARGIN_PERCENT, MIST.
+     */
+    gasBudget: runtime.Decimal | null
+    /**
      * Total gas charged (computation + storage − rebate), MIST.
      */
     gasUsed: runtime.Decimal | null
     gasDetail: runtime.JsonValue | null
     effectsStatus: string | null
+    /**
+     * The last error (a transient one while the write is retried, the final one of a failed write).
+     */
     error: string | null
+    /**
+     * Attempts since the write was (re)queued: builds and sends, and digest look-ups of a submitted write.
+     */
     attempts: number
+    /**
+     * When the next attempt is due after a transient failure (null: now).
+     */
+    nextAttemptAt: Date | null
+    /**
+     * Times this write became `failed` (the sum is the chain_write_failed_total counter).
+     */
+    failures: number
     /**
      * True when the outcome was learned by digest after a lost answer.
      */
     resolvedByDigest: boolean
     createdAt: Date
+    /**
+     * When the write last entered the queue (its creation, or an operator's retry): the oldest-pending gauge's start.
+     */
+    queuedAt: Date
     submittedAt: Date | null
     finishedAt: Date | null
   }, ExtArgs["result"]["chainWrite"]>
@@ -1173,13 +1314,17 @@ export interface ChainWriteFieldRefs {
   readonly digest: Prisma.FieldRef<"ChainWrite", 'String'>
   readonly txBytes: Prisma.FieldRef<"ChainWrite", 'String'>
   readonly signature: Prisma.FieldRef<"ChainWrite", 'String'>
+  readonly gasBudget: Prisma.FieldRef<"ChainWrite", 'Decimal'>
   readonly gasUsed: Prisma.FieldRef<"ChainWrite", 'Decimal'>
   readonly gasDetail: Prisma.FieldRef<"ChainWrite", 'Json'>
   readonly effectsStatus: Prisma.FieldRef<"ChainWrite", 'String'>
   readonly error: Prisma.FieldRef<"ChainWrite", 'String'>
   readonly attempts: Prisma.FieldRef<"ChainWrite", 'Int'>
+  readonly nextAttemptAt: Prisma.FieldRef<"ChainWrite", 'DateTime'>
+  readonly failures: Prisma.FieldRef<"ChainWrite", 'Int'>
   readonly resolvedByDigest: Prisma.FieldRef<"ChainWrite", 'Boolean'>
   readonly createdAt: Prisma.FieldRef<"ChainWrite", 'DateTime'>
+  readonly queuedAt: Prisma.FieldRef<"ChainWrite", 'DateTime'>
   readonly submittedAt: Prisma.FieldRef<"ChainWrite", 'DateTime'>
   readonly finishedAt: Prisma.FieldRef<"ChainWrite", 'DateTime'>
 }

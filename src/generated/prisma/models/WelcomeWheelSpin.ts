@@ -14,9 +14,10 @@ import type * as Prisma from "../internal/prismaNamespace"
 
 /**
  * Model WelcomeWheelSpin
- * A wallet's one welcome-wheel spin (src/services/welcome-wheel.ts): the primary key makes a
- * second spin impossible, so it reads the first. The payout waits as `pending` until a chain
- * writer pays it (`paid`, with its transaction digest).
+ * A wallet's one welcome-wheel spin (src/services/welcome-wheel): the primary key makes a
+ * second spin impossible, so it reads the first. The payout is the chain write keyed
+ * `welcome-wheel.payout:<wallet>`; its status is read from that row (`payoutStatus`,
+ * `payoutTxDigest` and `paidAt` are no longer written).
  */
 export type WelcomeWheelSpinModel = runtime.Types.Result.DefaultSelection<Prisma.$WelcomeWheelSpinPayload>
 
