@@ -28,6 +28,7 @@ import { registerEtags } from './etag';
 import { registerOpenApi } from './openapi';
 import { registerBlogProxy } from './blog-proxy';
 import { registerSurfaces } from './surfaces';
+import { registerConsole } from './console';
 import { restRoutes } from './rest';
 import './types';
 
@@ -104,6 +105,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await registerOpenApi(app, { version: services.system.info().version });
   await app.register(restRoutes, { prefix: '/api', services });
   registerSurfaces(app, config.surfaces);
+  registerConsole(app);
   if (deps.blogUpstream) await registerBlogProxy(app, deps.blogUpstream);
   if (deps.extraRoutes) await deps.extraRoutes(app);
   return app;
