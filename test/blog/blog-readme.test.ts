@@ -58,11 +58,13 @@ afterAll(async () => {
 })
 
 describe('README quick start', () => {
-  it('names the two commands, which are the scripts npm runs', () => {
+  it('names the two commands (and the development one), which are the scripts npm runs', () => {
     const [commands] = codeBlocks('sh')
-    expect(commands!.split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean)).toEqual(['npm install', 'npm start', 'npm test'])
+    expect(commands!.split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean)).toEqual(['npm install', 'npm start', 'npm run dev', 'npm test'])
     const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
-    expect(scripts.start).toBe('exec node --import tsx src/main.ts') // what spawnMain runs
+    // npm start runs the build (test/runtime/dist-build.test.ts starts it); npm run dev is what spawnMain runs
+    expect(scripts.start).toMatch(/scripts\/build\.ts --if-stale && exec node --enable-source-maps dist\/main\.js$/)
+    expect(scripts.dev).toBe('exec node --import tsx src/main.ts')
     expect(scripts.test).toBe('vitest run')
   })
 
