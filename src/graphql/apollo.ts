@@ -7,6 +7,7 @@ import { resolveOperation } from './operation-checks';
 import { jitGateway } from './executor';
 import { persistedQueries } from './persisted-queries';
 import { responseCachePlugins } from './response-cache';
+import type { CachedAnswers } from './cached-answers';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphqlContext } from './context';
 import type { GraphqlPolicy } from './policy';
@@ -19,7 +20,7 @@ import type { GraphqlPolicy } from './policy';
  */
 export function createApollo(
   policy: GraphqlPolicy,
-  caching: { cache: KeyValueCache; generations: () => string },
+  caching: { cache: KeyValueCache; generations: () => string; answers?: CachedAnswers },
   /** Replaces Apollo's default landing page (its CDN sandbox, or its production page). */
   landingPage?: ApolloServerPlugin,
 ): ApolloServer<GraphqlContext> {

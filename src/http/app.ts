@@ -8,6 +8,7 @@ import type { Services } from '../services';
 import type { Bus, SharedStore } from '../store';
 import { createSharedKeyValueCache, type SharedKeyValueCache } from '../store/keyv-cache';
 import { createApollo, graphqlHttpHandler } from '../graphql/apollo';
+import { createCachedAnswers, registerCachedAnswers } from '../graphql/cached-answers';
 import { createGraphqlPolicy } from '../graphql/policy';
 import { graphiqlLandingPage, registerIdeAssets } from '../graphql/ide';
 import { requestSignal, type GraphqlContext } from '../graphql/context';
@@ -87,9 +88,16 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
 
   const policy = createGraphqlPolicy({ schema: deps.schema, limits: config.graphql, introspection: config.graphql.introspection, metrics: deps.metrics, logger: deps.logger, services });
   const responseCache = deps.responseCache ?? createSharedKeyValueCache({ cacheStore: 'memory', logger: deps.logger });
-  const apollo = createApollo(policy, { cache: responseCache.cache, generations: services.readCache.generations }, config.graphql.ide ? graphiqlLandingPage() : undefined);
+  const answers = createCachedAnswers({
+    cache: responseCache.cache,
+    generations: services.readCache.generations,
+    onHit: (name, startedAt) => policy.recordOperation({ name, type: 'query', failed: false, startedAt }),
+  });
+  const apollo = createApollo(policy, { cache: responseCache.cache, generations: services.readCache.generations, answers }, config.graphql.ide ? graphiqlLandingPage() : undefined);
   await apollo.start();
   app.addHook('onClose', async () => apollo.stop());
+  // Cached public answers before Apollo (the GraphQL routes below), then the ETag hook, which reuses their tags.
+  registerCachedAnswers(app, answers);
   registerEtags(app);
   const context = (request: FastifyRequest): GraphqlContext =>
     policy.context({ requestId: request.id, ip: request.ip, auth: request.auth, operator: request.operator, transport: 'http', signal: requestSignal(request) });
