@@ -1,8 +1,9 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config';
 import type { Logger } from '../observability/logger';
+import { lazyChildLoggerFactory } from '../observability/lazy-child';
 import type { Metrics } from '../observability/metrics';
 import type { Services } from '../services';
 import type { Bus, SharedStore } from '../store';
@@ -58,6 +59,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const { config, services } = deps;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
+    // A request's child logger is made when it first writes a line (most requests write none).
+    childLoggerFactory: lazyChildLoggerFactory as unknown as NonNullable<FastifyServerOptions['childLoggerFactory']>,
     bodyLimit: config.http.bodyLimitBytes,
     trustProxy: config.http.trustedProxyCidrs.length ? config.http.trustedProxyCidrs : false,
     requestIdHeader: false,
