@@ -1,4 +1,4 @@
-import { createHash, hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
@@ -34,8 +34,8 @@ const CACHE_CONTROL_PUBLIC = /^max-age=(\d+), public$/;
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
 interface Answer {
-  /** The exact bytes Apollo sent. */
-  body: string;
+  /** The exact bytes Apollo sent (encoded once: a string body is encoded to UTF-8 on every send). */
+  body: Buffer;
   /** Its strong ETag (src/http/etag.ts), hashed once at the fill. */
   etag: string;
   maxAge: number;
@@ -156,7 +156,7 @@ export function createCachedAnswers(opts: {
     if (newline < 0) return null;
     try {
       const meta = JSON.parse(text.slice(0, newline)) as Omit<Answer, 'body'>;
-      return { ...meta, body: text.slice(newline + 1) };
+      return { ...meta, body: Buffer.from(text.slice(newline + 1)) };
     } catch {
       return null;
     }
@@ -178,6 +178,7 @@ export function createCachedAnswers(opts: {
   /** preHandler of the GraphQL routes: a cached public answer, or nothing (Apollo runs). */
   async function serve(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     if (request.auth !== null || request.operator || request.headers.upgrade !== undefined) return undefined;
+    const startedAt = process.hrtime.bigint();
     const contentType = contentTypeFor(request.headers.accept, request.method);
     if (contentType === null) return undefined;
     const read = readRequest(request);
@@ -190,7 +191,7 @@ export function createCachedAnswers(opts: {
       request.cachedAnswerMiss = { key, documentKey: document };
       return undefined;
     }
-    opts.onHit?.(answer.name, request.startedAt);
+    opts.onHit?.(answer.name, startedAt);
     reply
       .code(200)
       .header('content-type', contentType)
@@ -209,12 +210,12 @@ export function createCachedAnswers(opts: {
     const maxAge = CACHE_CONTROL_PUBLIC.exec(String(reply.getHeader('cache-control') ?? ''));
     const verdict = verdicts.get(miss.documentKey);
     if (!maxAge || !verdict?.publicQuery || reply.getHeader('age') !== undefined) return payload;
-    const answer: Answer = { body: payload, etag: `"${hash('sha1', payload, 'base64url')}"`, maxAge: Number(maxAge[1]), cacheTime: Date.now(), name: verdict.name };
+    const answer: Answer = { body: Buffer.from(payload), etag: `"${createHash('sha1').update(payload).digest('base64url')}"`, maxAge: Number(maxAge[1]), cacheTime: Date.now(), name: verdict.name };
     if (request.method === 'GET') reply.header('etag', answer.etag);
     local.set(key, answer, { ttl: answer.maxAge * 1000 });
-    const { body, ...meta } = answer;
+    const { body: _bytes, ...meta } = answer;
     // In the background, as Apollo's response cache writes (a failure only makes the next read miss).
-    opts.cache.set(key, `${JSON.stringify(meta)}\n${body}`, { ttl: answer.maxAge }).catch((err: unknown) => request.log.warn({ err }, 'cached answers: could not store an answer'));
+    opts.cache.set(key, `${JSON.stringify(meta)}\n${payload}`, { ttl: answer.maxAge }).catch((err: unknown) => request.log.warn({ err }, 'cached answers: could not store an answer'));
     return payload;
   }
 
@@ -229,9 +230,12 @@ export function createCachedAnswers(opts: {
           return {
             async didResolveOperation(rc) {
               if (!rc.operation || !rc.document) return;
+              const key = documentKey(rc.queryHash, rc.request.operationName);
+              // The schema's hints are fixed: a document's verdict, once known, does not change.
+              if (verdicts.get(key)) return;
               const hint = policyOf(rc.document, rc.operation);
               const publicQuery = rc.operation.operation === 'query' && cacheableHint(hint) && hint.scope !== 'PRIVATE';
-              verdicts.set(documentKey(rc.queryHash, rc.request.operationName), { publicQuery, name: rc.operationName });
+              verdicts.set(key, { publicQuery, name: rc.operationName });
             },
           };
         },

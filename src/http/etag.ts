@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Routes whose GET answers carry an ETag: the GraphQL GET queries and the REST reads. */
@@ -12,7 +12,7 @@ function matches(ifNoneMatch: string, etag: string): boolean {
 }
 
 /**
- * Strong ETags (a SHA-1 of the body bytes, one-shot `crypto.hash`: this API sends no content-encoding, so equal bytes
+ * Strong ETags (a SHA-1 of the body bytes: this API sends no content-encoding, so equal bytes
  * are an equal representation) on successful GET/HEAD answers of /graphql and /api/*, and 304
  * without a body when the request's If-None-Match names the current tag. Only 200 answers to
  * safe methods are tagged: an error or a POST answer is never turned into a 304.
@@ -23,7 +23,7 @@ export function registerEtags(app: FastifyInstance): void {
     if (!(typeof payload === 'string' || Buffer.isBuffer(payload)) || !TAGGED_PATH.test(request.url)) return payload;
     // A cached GraphQL answer carries the tag hashed once when it was stored (src/graphql/cached-answers.ts).
     const known = reply.getHeader('etag');
-    const etag = typeof known === 'string' ? known : `"${hash('sha1', payload, 'base64url')}"`;
+    const etag = typeof known === 'string' ? known : `"${createHash('sha1').update(payload).digest('base64url')}"`;
     if (known === undefined) reply.header('etag', etag);
     const ifNoneMatch = request.headers['if-none-match'];
     if (!ifNoneMatch || !matches(ifNoneMatch, etag)) return payload;
