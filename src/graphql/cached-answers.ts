@@ -206,16 +206,14 @@ export function createCachedAnswers(opts: {
   function fill(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     const miss = request.cachedAnswerMiss;
     if (miss === null || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const { key } = miss;
-    const maxAge = CACHE_CONTROL_PUBLIC.exec(String(reply.getHeader('cache-control') ?? ''));
+    const maxAgeHeader = CACHE_CONTROL_PUBLIC.exec(String(reply.getHeader('cache-control') ?? ''));
     const verdict = verdicts.get(miss.documentKey);
-    if (!maxAge || !verdict?.publicQuery || reply.getHeader('age') !== undefined) return payload;
-    const answer: Answer = { body: Buffer.from(payload), etag: `"${createHash('sha1').update(payload).digest('base64url')}"`, maxAge: Number(maxAge[1]), cacheTime: Date.now(), name: verdict.name };
-    if (request.method === 'GET') reply.header('etag', answer.etag);
-    local.set(key, answer, { ttl: answer.maxAge * 1000 });
-    const { body: _bytes, ...meta } = answer;
+    if (!maxAgeHeader || !verdict?.publicQuery || reply.getHeader('age') !== undefined) return payload;
+    const meta = { etag: `"${createHash('sha1').update(payload).digest('base64url')}"`, maxAge: Number(maxAgeHeader[1]), cacheTime: Date.now(), name: verdict.name };
+    if (request.method === 'GET') reply.header('etag', meta.etag);
+    local.set(miss.key, { ...meta, body: Buffer.from(payload) }, { ttl: meta.maxAge * 1000 });
     // In the background, as Apollo's response cache writes (a failure only makes the next read miss).
-    opts.cache.set(key, `${JSON.stringify(meta)}\n${payload}`, { ttl: answer.maxAge }).catch((err: unknown) => request.log.warn({ err }, 'cached answers: could not store an answer'));
+    opts.cache.set(miss.key, `${JSON.stringify(meta)}\n${payload}`, { ttl: meta.maxAge }).catch((err: unknown) => request.log.warn({ err }, 'cached answers: could not store an answer'));
     return payload;
   }
 
