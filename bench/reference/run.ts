@@ -192,7 +192,7 @@ export async function benchReference(opts: ReferenceOptions): Promise<string[]> 
 /**
  * The lean-API goals (issue 27), from the figures of this run: `{ __typename }` ≥ 0.8× plain
  * Apollo, the cached XP top-100 ≥ 2.0× Mercurius+jit on hand-written pg (uncached), our peak RSS
- * ≤ 1.5× plain Apollo's (the peaks over the scenarios measured).
+ * ≤ 1.5× plain Apollo's in every scenario both served.
  */
 function goalLines(rows: Map<string, Map<string, Measured>>): string[] {
   const ratio = (scenario: string, other: string) => {
@@ -200,11 +200,12 @@ function goalLines(rows: Map<string, Map<string, Measured>>): string[] {
     const theirs = rows.get(scenario)?.get(other);
     return ours && theirs ? ours.rps / theirs.rps : undefined;
   };
-  const peak = (key: string) => Math.max(0, ...[...rows.values()].map((r) => r.get(key)?.rssMiB ?? 0));
+  // RSS: the worst scenario's ratio of the two peaks (each server's peak depends on the load it was under).
+  const rss = [...rows.values()].flatMap((r) => (r.get('api') && r.get('apollo') ? [r.get('api')!.rssMiB / r.get('apollo')!.rssMiB] : []));
   const goals: Array<[string, number | undefined, (v: number) => boolean]> = [
     ['{ __typename } ≥ 0.8x plain Apollo (req/s)', ratio('trivial', 'apollo'), (v) => v >= 0.8],
     ['cached XP top-100 ≥ 2.0x Mercurius+jit uncached (req/s)', ratio('top100-xp', 'mercurius-pg'), (v) => v >= 2.0],
-    ['peak RSS ≤ 1.5x plain Apollo', peak('apollo') ? peak('api') / peak('apollo') : undefined, (v) => v <= 1.5],
+    ['RSS ≤ 1.5x plain Apollo (worst scenario)', rss.length ? Math.max(...rss) : undefined, (v) => v <= 1.5],
   ];
   const lines = goals.filter(([, v]) => v !== undefined).map(([name, v, met]) => `  ${name.padEnd(56)} ${v!.toFixed(2).padStart(6)}x  ${met(v!) ? 'met' : 'MISSED'}`);
   return lines.length ? ['goals (issue 27, this run)', ...lines] : [];

@@ -14,7 +14,7 @@ declare module 'fastify' {
   }
 }
 
-/** Decoded answers kept per process in front of the shared store, by size. */
+/** Decoded answers (bytes as a Buffer) kept per process in front of the response cache, by size. */
 const LOCAL_ANSWERS_MAX_BYTES = 16 * 1024 * 1024;
 /** Documents (hash and operation name) whose verdict (public query or not) is remembered. */
 const KNOWN_DOCUMENTS = 2000;
@@ -162,7 +162,7 @@ export function createCachedAnswers(opts: {
     }
   }
 
-  /** This process's tier, then the shared store (an answer another replica filled is kept here until it expires). */
+  /** Decoded answers, then the response cache (an answer read from it is kept decoded here until it expires). */
   async function lookup(key: string): Promise<Answer | undefined> {
     const known = local.get(key);
     if (known) return known;
@@ -211,8 +211,9 @@ export function createCachedAnswers(opts: {
     if (!maxAgeHeader || !verdict?.publicQuery || reply.getHeader('age') !== undefined) return payload;
     const meta = { etag: `"${createHash('sha1').update(payload).digest('base64url')}"`, maxAge: Number(maxAgeHeader[1]), cacheTime: Date.now(), name: verdict.name };
     if (request.method === 'GET') reply.header('etag', meta.etag);
-    local.set(miss.key, { ...meta, body: Buffer.from(payload) }, { ttl: meta.maxAge * 1000 });
-    // In the background, as Apollo's response cache writes (a failure only makes the next read miss).
+    // Only into the response cache (this process's tier of it, or Redis): what `lookup` decodes from
+    // there is kept here. In the background, as Apollo's response cache writes (a failure only makes
+    // the next read miss).
     opts.cache.set(miss.key, `${JSON.stringify(meta)}\n${payload}`, { ttl: meta.maxAge }).catch((err: unknown) => request.log.warn({ err }, 'cached answers: could not store an answer'));
     return payload;
   }
