@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import type { KeyValueCache } from '../store/keyv-cache';
+import { hasValidHost } from './host';
 import { cacheableHint, type operationCachePolicies } from './cache-policy';
 import type { GraphqlContext } from './context';
 
@@ -191,6 +192,8 @@ export function createCachedAnswers(opts: {
       request.cachedAnswerMiss = { key, documentKey: document };
       return undefined;
     }
+    // A malformed Host is answered 400 by the GraphQL handler (./apollo.ts, ./host.ts).
+    if (!hasValidHost(request)) return undefined;
     opts.onHit?.(answer.name, startedAt);
     reply
       .code(200)

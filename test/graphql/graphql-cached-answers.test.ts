@@ -175,6 +175,9 @@ describe('cached public answers before Apollo', () => {
     // A browser asking for HTML: Apollo's landing page.
     const page = await get(api, TOP, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(page.headers['content-type']).toMatch(/^text\/html/);
+    // A malformed Host (RFC 9112: 400).
+    const badHost = await send(api, { method: 'POST', url: '/graphql', headers: { host: 'a b', 'content-type': 'application/json' }, payload: JSON.stringify({ query: TOP }) });
+    expect(badHost.status).toBe(400);
     // A hash that does not match the document sent with it.
     const mismatch = await post(api, { query: TOP, extensions: { persistedQuery: { version: 1, sha256Hash: sha256('other') } } });
     expect(mismatch.status).toBe(400);
