@@ -171,3 +171,45 @@ export function handwrittenBlog(pool: pg.Pool) {
     },
   };
 }
+
+/** The hand-written SDL of the GraphQL reference servers (Mercurius and plain Apollo on `pg`): the bench scenarios' fields of our schema. */
+export const HANDWRITTEN_SDL = /* GraphQL */ `
+  enum LeaderboardBoard { XP BET WEEKLY_BET REFERRAL }
+  type PlayerProfile { walletAddress: String! displayName: String avatarUrl: String }
+  type BetActivity { txDigest: String! player: String! gameId: String! stake: String! payout: String! won: Boolean! profile: PlayerProfile }
+  type LeaderboardEntry {
+    rank: Int! player: String! score: String! count: Int coinType: String vipLevel: Int
+    recentBets(limit: Int! = 20): [BetActivity!]!
+    profile: PlayerProfile
+  }
+  type Quest {
+    key: String! title: String! description: String! xpReward: Int! timePeriod: String! modes: [String!]!
+    lifecycle: String! performanceDaily: Boolean! startAt: String! endAt: String! periodEnd: String!
+  }
+  type QuestCampaign {
+    slug: String! type: String! name: String title: String description: String copyText: String
+    startAt: String! endAt: String! managesClaims: Boolean! quests: [Quest!]!
+  }
+  input QuestCheckInput { questKey: String! mode: String player: String }
+  type QuestStatus { questKey: String! player: String! progress: String! target: String! completed: Boolean! claimed: Boolean! }
+  type BlogPostSummary { slug: String! title: String! excerpt: String! author: String! tags: [String!]! publishedAt: String! url: String! }
+  type BlogPostPage { posts: [BlogPostSummary!]! page: Int! totalPosts: Int! totalPages: Int! hasNextPage: Boolean! }
+  type Query {
+    leaderboard(board: LeaderboardBoard!, limit: Int! = 10): [LeaderboardEntry!]!
+    leaderboardNeighbours(board: LeaderboardBoard!, player: String!, count: Int! = 5): [LeaderboardEntry!]!
+    questCampaigns: [QuestCampaign!]!
+    questBatchStatus(campaignSlug: String!, checks: [QuestCheckInput!]!): [QuestStatus!]!
+    blogPosts(page: Int! = 1, limit: Int! = 20): BlogPostPage!
+  }
+`;
+
+/** The root fields of HANDWRITTEN_SDL on the hand-written reads (every request reaches PostgreSQL: no cache). */
+export function handwrittenQueryResolvers(sql: Handwritten, blog: ReturnType<typeof handwrittenBlog>) {
+  return {
+    leaderboard: (_: unknown, a: { board: BoardName; limit: number }) => sql.top(a.board, a.limit),
+    leaderboardNeighbours: (_: unknown, a: { player: string; count: number }) => sql.neighbours(a.player, a.count),
+    questCampaigns: () => sql.questCampaigns(),
+    questBatchStatus: (_: unknown, a: { campaignSlug: string; checks: Array<{ questKey: string; player: string }> }) => sql.questBatchStatus(a.campaignSlug, a.checks),
+    blogPosts: (_: unknown, a: { page: number; limit: number }) => blog.list(a.page, a.limit),
+  };
+}

@@ -4,6 +4,7 @@
 //   api-nocache       the same with the response cache and the leaderboard service's cache off (leaderboard scenarios only)
 //   mercurius-schema  Mercurius + graphql-jit (jit: 1) serving our built schema and services
 //   mercurius-pg      Mercurius + graphql-jit with hand-written resolvers on pg
+//   apollo            plain Apollo Server 5 + @as-integrations/fastify + graphql-jit, the same hand-written resolvers
 //   raw               raw Fastify + pg, one route per scenario
 // Before the load each answer is checked against the raw server's (same data, or a MISMATCH line).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -29,6 +30,7 @@ const SERVERS: ServerSpec[] = [
   { key: 'api-nocache', label: 'our API, caches off', script: 'bench/reference/servers/api.ts', args: ['--cache-ttl=0', '--response-cache=off'], graphql: true, groups: ['top100', 'rank', 'nested'] },
   { key: 'mercurius-schema', label: 'Mercurius+jit, our schema', script: 'bench/reference/servers/mercurius-schema.ts', graphql: true },
   { key: 'mercurius-pg', label: 'Mercurius+jit, hand-written pg', script: 'bench/reference/servers/mercurius-pg.ts', graphql: true },
+  { key: 'apollo', label: 'plain Apollo+jit, hand-written pg', script: 'bench/reference/servers/apollo.ts', graphql: true },
   { key: 'raw', label: 'raw Fastify + pg', script: 'bench/reference/servers/raw.ts', graphql: false },
 ];
 
@@ -180,9 +182,10 @@ export async function benchReference(opts: ReferenceOptions): Promise<string[]> 
     `reference (${opts.connections} connections, ${opts.durationMs} ms per measurement after ${opts.warmupMs} ms warm-up, median of ${opts.rounds} interleaved round(s); RSS = the server's peak under load)`,
   ];
   lines.push(`${'scenario / server'.padEnd(40)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'RSS MiB'.padStart(8)} ${'err'.padStart(5)}   our API ÷ this (req/s; RSS)`);
+  const medians = new Map(list.map((s) => [s.name, new Map([...results.get(s.name)!].map(([key, runs]) => [key, median(runs)]))]));
   for (const s of list) {
     lines.push(s.name);
-    const rows = new Map([...results.get(s.name)!].map(([key, runs]) => [key, median(runs)]));
+    const rows = medians.get(s.name)!;
     const ours = rows.get('api')!;
     for (const server of SERVERS) {
       const r = rows.get(server.key);
@@ -191,5 +194,27 @@ export async function benchReference(opts: ReferenceOptions): Promise<string[]> 
       lines.push(`  ${server.label.padEnd(38)} ${fmt(r.rps, 8)} ${fmt(r.p50Ms, 8, 2)} ${fmt(r.p99Ms, 8, 2)} ${fmt(r.rssMiB, 8)} ${fmt(r.errors, 5)}${ratio}`);
     }
   }
-  return [...lines, ...notes];
+  return [...lines, ...goalLines(medians), ...notes];
+}
+
+/**
+ * The lean-API goals (issue 27), from the figures of this run: `{ __typename }` ≥ 0.8× plain
+ * Apollo, the cached XP top-100 ≥ 2.0× Mercurius+jit on hand-written pg (uncached), our peak RSS
+ * ≤ 1.5× plain Apollo's in every scenario both served.
+ */
+function goalLines(rows: Map<string, Map<string, Measured>>): string[] {
+  const ratio = (scenario: string, other: string) => {
+    const ours = rows.get(scenario)?.get('api');
+    const theirs = rows.get(scenario)?.get(other);
+    return ours && theirs ? ours.rps / theirs.rps : undefined;
+  };
+  // RSS: the worst scenario's ratio of the two peaks (each server's peak depends on the load it was under).
+  const rss = [...rows.values()].flatMap((r) => (r.get('api') && r.get('apollo') ? [r.get('api')!.rssMiB / r.get('apollo')!.rssMiB] : []));
+  const goals: Array<[string, number | undefined, (v: number) => boolean]> = [
+    ['{ __typename } ≥ 0.8x plain Apollo (req/s)', ratio('trivial', 'apollo'), (v) => v >= 0.8],
+    ['cached XP top-100 ≥ 2.0x Mercurius+jit uncached (req/s)', ratio('top100-xp', 'mercurius-pg'), (v) => v >= 2.0],
+    ['RSS ≤ 1.5x plain Apollo (worst scenario)', rss.length ? Math.max(...rss) : undefined, (v) => v <= 1.5],
+  ];
+  const lines = goals.filter(([, v]) => v !== undefined).map(([name, v, met]) => `  ${name.padEnd(56)} ${v!.toFixed(2).padStart(6)}x  ${met(v!) ? 'met' : 'MISSED'}`);
+  return lines.length ? ['goals (issue 27, this run)', ...lines] : [];
 }

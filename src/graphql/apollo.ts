@@ -3,10 +3,12 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { KeyValueCache } from '../store/keyv-cache';
 import { GraphQLError } from 'graphql';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
+import { hasValidHost } from './host';
 import { resolveOperation } from './operation-checks';
 import { jitGateway } from './executor';
 import { persistedQueries } from './persisted-queries';
 import { responseCachePlugins } from './response-cache';
+import type { CachedAnswers } from './cached-answers';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphqlContext } from './context';
 import type { GraphqlPolicy } from './policy';
@@ -19,7 +21,7 @@ import type { GraphqlPolicy } from './policy';
  */
 export function createApollo(
   policy: GraphqlPolicy,
-  caching: { cache: KeyValueCache; generations: () => string },
+  caching: { cache: KeyValueCache; generations: () => string; answers?: CachedAnswers },
   /** Replaces Apollo's default landing page (its CDN sandbox, or its production page). */
   landingPage?: ApolloServerPlugin,
 ): ApolloServer<GraphqlContext> {
@@ -63,19 +65,6 @@ function policyPlugin(policy: GraphqlPolicy): ApolloServerPlugin<GraphqlContext>
       };
     },
   };
-}
-
-/**
- * RFC 9112 answers a malformed Host with 400; the Fastify integration builds a URL from it and
- * would throw (a 500) instead.
- */
-function hasValidHost(request: FastifyRequest): boolean {
-  try {
-    new URL(request.url, `${request.protocol}://${request.hostname}/`);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The GraphQL source of a POST body or GET query string, when there is one. */

@@ -44,21 +44,25 @@ export function createJitExecutor(schema: GraphQLSchema, opts: { maxPlans?: numb
     }
     return plan;
   }
-  /** Synchronous when the plan's resolvers are: a subscription event shared by many subscribers needs no promise each. */
+  const standard = (args: ExecuteArgs) =>
+    execute({ schema, document: args.document, operationName: args.operationName, variableValues: args.variables, contextValue: args.contextValue, rootValue: args.rootValue });
+  const finish = (result: ExecutionResult, args: ExecuteArgs): ExecutionResult | Promise<ExecutionResult> => {
+    if (!result.errors?.length) return result;
+    // A request error (bad variables: no `data` at all) is rare; graphql-js reports it with the
+    // nodes our error codes are read from. Nothing has executed yet, so running it again is safe.
+    if (!('data' in result)) return standard(args);
+    return { ...result, errors: result.errors.map(asGraphqlJsError) };
+  };
+  /**
+   * Synchronous when the plan's resolvers are: a subscription event shared by many subscribers
+   * needs no promise each. No named closure per call (tsx's keepNames names each one through
+   * `Object.defineProperty`).
+   */
   function run(args: ExecuteArgs): ExecutionResult | Promise<ExecutionResult> {
     const plan = planFor(args);
-    const standard = () =>
-      execute({ schema, document: args.document, operationName: args.operationName, variableValues: args.variables, contextValue: args.contextValue, rootValue: args.rootValue });
-    if (plan === FALLBACK) return standard();
-    const finish = (result: ExecutionResult): ExecutionResult | Promise<ExecutionResult> => {
-      if (!result.errors?.length) return result;
-      // A request error (bad variables: no `data` at all) is rare; graphql-js reports it with the
-      // nodes our error codes are read from. Nothing has executed yet, so running it again is safe.
-      if (!('data' in result)) return standard();
-      return { ...result, errors: result.errors.map(asGraphqlJsError) };
-    };
+    if (plan === FALLBACK) return standard(args);
     const result = plan.query(args.rootValue, args.contextValue, args.variables);
-    return isPromise(result) ? result.then(finish) : finish(result);
+    return isPromise(result) ? result.then((r) => finish(r, args)) : finish(result, args);
   }
   return {
     stats,

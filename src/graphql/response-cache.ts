@@ -4,6 +4,7 @@ import type { KeyValueCache } from '../store/keyv-cache';
 import responseCachePlugin from '@apollo/server-plugin-response-cache';
 import type { GraphQLSchema } from 'graphql';
 import { cacheableHint, cachePolicyPlugin, operationCachePolicies, type CacheHint } from './cache-policy';
+import type { CachedAnswers } from './cached-answers';
 import type { GraphqlContext } from './context';
 
 /**
@@ -37,18 +38,24 @@ export const CACHE_HINTS = {
  * make it uncacheable skips the cache lookup (a round trip to the store). PRIVATE responses are
  * keyed by the authenticated wallet (`sessionId`) and never stored for anonymous callers; the
  * generations of the data domains are folded into every key, so a bump (indexer commit, price
- * poll, partner delivery) makes older entries unreachable.
+ * poll, partner delivery) makes older entries unreachable. With `answers`, anonymous HTTP reads
+ * are left to the cached answers served before Apollo (./cached-answers.ts), which Apollo teaches
+ * which operations are PUBLIC queries.
  */
-export function responseCachePlugins(schema: GraphQLSchema, opts: { cache: KeyValueCache; generations: () => string }): ApolloServerPlugin<GraphqlContext>[] {
+export function responseCachePlugins(schema: GraphQLSchema, opts: { cache: KeyValueCache; generations: () => string; answers?: CachedAnswers }): ApolloServerPlugin<GraphqlContext>[] {
   const policyOf = operationCachePolicies(schema, { defaultMaxAge: 0 });
+  const { answers } = opts;
   return [
     ApolloServerPluginCacheControlDisabled(),
     cachePolicyPlugin<GraphqlContext>(policyOf),
+    ...(answers ? [answers.plugin(policyOf)] : []),
     responseCachePlugin<GraphqlContext>({
       cache: opts.cache,
       sessionId: async (rc) => rc.contextValue.auth?.wallet ?? null,
       extraCacheKeyData: async () => opts.generations(),
-      shouldReadFromCache: async (rc) => rc.operation?.operation === 'query' && rc.document !== undefined && cacheableHint(policyOf(rc.document, rc.operation)),
+      shouldReadFromCache: async (rc) =>
+        !answers?.owns(rc) && rc.operation?.operation === 'query' && rc.document !== undefined && cacheableHint(policyOf(rc.document, rc.operation)),
+      shouldWriteToCache: async (rc) => !answers?.owns(rc),
     }),
   ];
 }

@@ -1,13 +1,15 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config';
 import type { Logger } from '../observability/logger';
+import { lazyChildLoggerFactory } from '../observability/lazy-child';
 import type { Metrics } from '../observability/metrics';
 import type { Services } from '../services';
 import type { Bus, SharedStore } from '../store';
 import { createSharedKeyValueCache, type SharedKeyValueCache } from '../store/keyv-cache';
 import { createApollo, graphqlHttpHandler } from '../graphql/apollo';
+import { createCachedAnswers, registerCachedAnswers } from '../graphql/cached-answers';
 import { createGraphqlPolicy } from '../graphql/policy';
 import { graphiqlLandingPage, registerIdeAssets } from '../graphql/ide';
 import { requestSignal, type GraphqlContext } from '../graphql/context';
@@ -58,6 +60,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const { config, services } = deps;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
+    // A request's child logger is made when it first writes a line (most requests write none).
+    childLoggerFactory: lazyChildLoggerFactory as unknown as NonNullable<FastifyServerOptions['childLoggerFactory']>,
     bodyLimit: config.http.bodyLimitBytes,
     trustProxy: config.http.trustedProxyCidrs.length ? config.http.trustedProxyCidrs : false,
     requestIdHeader: false,
@@ -88,9 +92,16 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
 
   const policy = createGraphqlPolicy({ schema: deps.schema, limits: config.graphql, introspection: config.graphql.introspection, metrics: deps.metrics, logger: deps.logger, services });
   const responseCache = deps.responseCache ?? createSharedKeyValueCache({ cacheStore: 'memory', logger: deps.logger });
-  const apollo = createApollo(policy, { cache: responseCache.cache, generations: services.readCache.generations }, config.graphql.ide ? graphiqlLandingPage() : undefined);
+  const answers = createCachedAnswers({
+    cache: responseCache.cache,
+    generations: services.readCache.generations,
+    onHit: (name, startedAt) => policy.recordOperation({ name, type: 'query', failed: false, startedAt }),
+  });
+  const apollo = createApollo(policy, { cache: responseCache.cache, generations: services.readCache.generations, answers }, config.graphql.ide ? graphiqlLandingPage() : undefined);
   await apollo.start();
   app.addHook('onClose', async () => apollo.stop());
+  // Cached public answers before Apollo (the GraphQL routes below), then the ETag hook, which reuses their tags.
+  registerCachedAnswers(app, answers);
   registerEtags(app);
   const context = (request: FastifyRequest): GraphqlContext =>
     policy.context({ requestId: request.id, ip: request.ip, auth: request.auth, operator: request.operator, transport: 'http', signal: requestSignal(request) });

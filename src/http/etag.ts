@@ -21,8 +21,10 @@ export function registerEtags(app: FastifyInstance): void {
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
     if (!(typeof payload === 'string' || Buffer.isBuffer(payload)) || !TAGGED_PATH.test(request.url)) return payload;
-    const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
-    reply.header('etag', etag);
+    // A cached GraphQL answer carries the tag hashed once when it was stored (src/graphql/cached-answers.ts).
+    const known = reply.getHeader('etag');
+    const etag = typeof known === 'string' ? known : `"${createHash('sha1').update(payload).digest('base64url')}"`;
+    if (known === undefined) reply.header('etag', etag);
     const ifNoneMatch = request.headers['if-none-match'];
     if (!ifNoneMatch || !matches(ifNoneMatch, etag)) return payload;
     reply.code(304);

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
@@ -85,13 +86,29 @@ const CORS_PATH = /^\/(graphql|api)(\/|\?|$)/;
 const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'apollo-require-preflight', 'x-apollo-operation-name'];
 const CORS_EXPOSED_HEADERS = ['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'];
 
-const apiHeaders = helmet(API_HEADERS);
+/**
+ * The headers a helmet policy sets, from its middleware run once against a recorder: every policy
+ * here is static (no nonce, no directive computed per request), so the same headers go on every
+ * reply through Fastify's header map (helmet's middleware would call `setHeader`, which validates
+ * each header again, a dozen times per request).
+ */
+export function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  // helmet 8's middleware sets its headers and calls `next` synchronously.
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
+  return headers;
+}
+
+const apiHeaders = helmetHeaders(API_HEADERS);
 
 /** The API's security headers on a reply that no hook ran for (the router's own refusals, ./error-handler.ts). */
 export function setApiSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
-  // helmet's middleware sets its headers and calls `next` synchronously.
-  apiHeaders(request.raw, reply.raw, () => undefined);
+  reply.headers(apiHeaders);
 }
 
 /**
@@ -108,36 +125,38 @@ export async function registerSecurity(app: FastifyInstance, http: Pick<Config['
     // The proxied blog (./blog-proxy.ts) sends its own policy and headers; the API's JSON CSP would break its pages.
     if (isBlogPath(route.url)) route.config = { ...route.config, securityHeaders: false };
   });
-  // helmet builds its header middleware once per policy (@fastify/helmet rebuilds it, parsing the
+  // Each policy's headers are computed once (@fastify/helmet rebuilds the middleware, parsing the
   // policy again, on every request): the API's at start, a route's own on its first request (a
   // later scope's onRoute hook may still set it, see ./openapi.ts).
-  const routeHeaders = new WeakMap<HelmetOptions, ReturnType<typeof helmet>>();
+  const routeHeaders = new WeakMap<HelmetOptions, Record<string, string>>();
   const headersFor = (policy: HelmetOptions) => {
-    let apply = routeHeaders.get(policy);
-    if (!apply) routeHeaders.set(policy, (apply = helmet({ ...API_HEADERS, ...policy } as HelmetOptions)));
-    return apply;
+    let headers = routeHeaders.get(policy);
+    if (!headers) routeHeaders.set(policy, (headers = helmetHeaders({ ...API_HEADERS, ...policy } as HelmetOptions)));
+    return headers;
   };
   app.addHook('onRequest', (request, reply, done) => {
     const policy = request.routeOptions.config?.securityHeaders;
     if (policy === false) return done();
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
-    // helmet 8 only ever calls `next()` without an error (it throws instead).
-    (policy ? headersFor(policy) : apiHeaders)(request.raw, reply.raw, done as (err?: unknown) => void);
+    reply.headers(policy ? headersFor(policy) : apiHeaders);
+    done();
   });
 
-  const allowed = new Set(http.corsOrigins);
+  // The options are built once per allowed origin (and once for every refused request), not per request.
+  const optionsFor = (origin: string | false): FastifyCorsOptions => ({
+    origin,
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST'],
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 600,
+  });
+  // `false` sends no CORS header at all (and a preflight gets 404), so the browser refuses.
+  const refused = optionsFor(false);
+  const allowed = new Map(http.corsOrigins.map((origin) => [origin, optionsFor(origin)]));
   const corsFor = (request: FastifyRequest): FastifyCorsOptions => {
     const origin = request.headers.origin;
-    const ok = origin !== undefined && allowed.has(origin) && CORS_PATH.test(request.url);
-    // `false` sends no CORS header at all (and a preflight gets 404), so the browser refuses.
-    return {
-      origin: ok ? origin : false,
-      credentials: true,
-      methods: ['GET', 'HEAD', 'POST'],
-      allowedHeaders: CORS_ALLOWED_HEADERS,
-      exposedHeaders: CORS_EXPOSED_HEADERS,
-      maxAge: 600,
-    };
+    return (origin !== undefined && CORS_PATH.test(request.url) && allowed.get(origin)) || refused;
   };
   await app.register(cors, { hook: 'onRequest', delegator: (request, callback) => callback(null, corsFor(request)) });
 }

@@ -13,7 +13,6 @@ declare module 'fastify' {
     authRefusal: AppError | null;
     /** The request carried `Authorization: Bearer <OPERATOR_TOKEN>` (services/auth/operator.ts); `auth` is then null. */
     operator: boolean;
-    startedAt: bigint;
     /** Aborted when the request ends unanswered: time budget over, or client gone (./timeout.ts). */
     abandonedSignal: AbortSignal;
   }

@@ -1,0 +1,269 @@
+import { createHash } from 'node:crypto';
+import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import Negotiator from 'negotiator';
+import type { KeyValueCache } from '../store/keyv-cache';
+import { hasValidHost } from './host';
+import { cacheableHint, type operationCachePolicies } from './cache-policy';
+import type { GraphqlContext } from './context';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** An anonymous GraphQL read that missed the cached answers: the answer Apollo sends fills them (src/graphql/cached-answers.ts). */
+    cachedAnswerMiss: { key: string; documentKey: string } | null;
+  }
+}
+
+/** Decoded answers (bytes as a Buffer) kept per process in front of the response cache, by size. */
+const LOCAL_ANSWERS_MAX_BYTES = 16 * 1024 * 1024;
+/** Documents (hash and operation name) whose verdict (public query or not) is remembered. */
+const KNOWN_DOCUMENTS = 2000;
+/** Variables longer than this are hashed into the key. */
+const MAX_KEY_VARIABLES_CHARS = 256;
+/** Apollo's media types (its MEDIA_TYPES), in the order it offers them. */
+const MEDIA = {
+  json: 'application/json; charset=utf-8',
+  graphqlResponse: 'application/graphql-response+json; charset=utf-8',
+  callback: 'application/json; callbackSpec=1.0; charset=utf-8',
+  html: 'text/html',
+} as const;
+const SINGLE_RESULT_TYPES = [MEDIA.json, MEDIA.graphqlResponse, MEDIA.callback];
+const LANDING_PAGE_CHOICES = [MEDIA.json, MEDIA.graphqlResponse, 'multipart/mixed; deferSpec=20220824', 'multipart/mixed; incrementalSpec=v0.2', 'multipart/mixed', MEDIA.html];
+
+const CACHE_CONTROL_PUBLIC = /^max-age=(\d+), public$/;
+const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+
+interface Answer {
+  /** The exact bytes Apollo sent (encoded once: a string body is encoded to UTF-8 on every send). */
+  body: Buffer;
+  /** Its strong ETag (src/http/etag.ts), hashed once at the fill. */
+  etag: string;
+  maxAge: number;
+  /** When Apollo produced it (ms since the epoch): the `Age` header counts from here. */
+  cacheTime: number;
+  /** The operation's name for the operation metrics (null: anonymous). */
+  name: string | null;
+}
+
+interface Verdict {
+  /** A query whose cache policy (from the document's hints) is PUBLIC with a positive max-age. */
+  publicQuery: boolean;
+  name: string | null;
+}
+
+/** What the hook reads from a GET query string or a POST body; null when anything is unusual (Apollo then answers). */
+interface ReadRequest {
+  documentHash: string;
+  operationName: string | null | undefined;
+  variables: string;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A query-string parameter's JSON (undefined when it is repeated or not JSON). */
+const parseJson = (v: unknown): unknown => {
+  if (typeof v !== 'string') return undefined;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Cached public answers sent from a Fastify hook, before Apollo: an anonymous GraphQL read (GET
+ * or POST) whose operation the cache policy marks PUBLIC, and whose answer is in the response
+ * cache (this process's tier, then the shared store), is answered by `serve` (a preHandler: the
+ * security headers, CORS, admission and the auth check have run) with the bytes, `Cache-Control`,
+ * `Age` and ETag Apollo's answer had; a miss goes through Apollo, and `fill` (an onSend hook)
+ * stores the answer it sent. The key is the operation's hash (the persisted-query hash, which
+ * is the SHA-256 of the document, or the document's), its operation name, its variables as sent
+ * and the data generations read at the start of the request (a bump during execution files the
+ * answer under the old generation, never to be read). Authenticated and operator requests never
+ * use it (Apollo's response cache keeps their PUBLIC and PRIVATE answers per session), and an
+ * answer is only stored when Apollo's own run said: a query, PUBLIC by its hints, no errors.
+ * Anything unusual in a request (a repeated parameter, a non-JSON body, an Accept header Apollo
+ * would refuse or answer with its landing page, a registration carrying both the document and its
+ * hash) goes to Apollo, which answers or refuses it as before.
+ */
+export function createCachedAnswers(opts: {
+  cache: KeyValueCache;
+  generations: () => string;
+  /** A hit is an answered operation for the metrics too. */
+  onHit?: (name: string | null, startedAt: bigint) => void;
+}) {
+  const local = new LRUCache<string, Answer>({ maxSize: LOCAL_ANSWERS_MAX_BYTES, sizeCalculation: (a, key) => a.body.length + key.length + 64 });
+  const verdicts = new LRUCache<string, Verdict>({ max: KNOWN_DOCUMENTS });
+  const documentHashes = new LRUCache<string, string>({ maxSize: 4 * 1024 * 1024, sizeCalculation: (_h, source) => Math.max(1, source.length) });
+  const negotiated = new LRUCache<string, { contentType: string | null; prefersHtml: boolean }>({ max: 256 });
+
+  /**
+   * The content type Apollo answers this Accept header with (its `chooseContentTypeForSingleResultResponse`,
+   * with the same negotiator), or null when Apollo would refuse it (406) or, for a GET, send its landing page.
+   */
+  const contentTypeFor = (accept: string | undefined, method: string): string | null => {
+    if (!accept) return MEDIA.json;
+    let n = negotiated.get(accept);
+    if (!n) {
+      const negotiator = new Negotiator({ headers: { accept } });
+      n = { contentType: negotiator.mediaType(SINGLE_RESULT_TYPES) ?? null, prefersHtml: negotiator.mediaType(LANDING_PAGE_CHOICES) === MEDIA.html };
+      negotiated.set(accept, n);
+    }
+    return method === 'GET' && n.prefersHtml ? null : n.contentType;
+  };
+
+  const documentHashOf = (source: string) => {
+    let h = documentHashes.get(source);
+    if (h === undefined) documentHashes.set(source, (h = sha256(source)));
+    return h;
+  };
+  const documentKey = (documentHash: string, operationName: string | null | undefined) => (operationName == null ? documentHash : `${documentHash}#${operationName}`);
+
+  /** The parts of the key from a GET query string or a JSON POST body, as Apollo would read them. */
+  function readRequest(request: FastifyRequest): ReadRequest | null {
+    let query: unknown, operationName: unknown, variables: unknown, extensions: unknown;
+    if (request.method === 'POST') {
+      if (!JSON_CONTENT_TYPE.test(request.headers['content-type'] ?? '') || !isRecord(request.body)) return null;
+      ({ query, operationName, variables, extensions } = request.body);
+      if (variables != null && !isRecord(variables)) return null;
+      if (extensions != null && !isRecord(extensions)) return null;
+      variables = variables == null ? '' : JSON.stringify(variables);
+    } else if (request.method === 'GET') {
+      const contentType = request.headers['content-type'];
+      // Apollo's GET rules: no content type but JSON's, and its CSRF prevention (a JSON content type or a preflight header).
+      if (contentType !== undefined ? !JSON_CONTENT_TYPE.test(contentType) : !request.headers['apollo-require-preflight'] && !request.headers['x-apollo-operation-name']) return null;
+      ({ query, operationName, variables, extensions } = request.query as Record<string, unknown>);
+      // Both are JSON objects in the query string (Apollo refuses anything else); variables are keyed as sent.
+      if (variables !== undefined && !isRecord(parseJson(variables))) return null;
+      if (extensions !== undefined && !isRecord((extensions = parseJson(extensions)))) return null;
+      variables ??= '';
+    } else return null;
+    if (operationName != null && typeof operationName !== 'string') return null;
+    const persisted = isRecord(extensions) ? extensions.persistedQuery : undefined;
+    let documentHash: string;
+    if (persisted !== undefined) {
+      // A registration (document and hash) goes through Apollo, which stores it; a hash alone is the key.
+      if (query !== undefined || !isRecord(persisted) || persisted.version !== 1 || typeof persisted.sha256Hash !== 'string') return null;
+      documentHash = persisted.sha256Hash;
+    } else if (typeof query === 'string' && query) documentHash = documentHashOf(query);
+    else return null;
+    const text = variables as string;
+    return { documentHash, operationName, variables: text.length > MAX_KEY_VARIABLES_CHARS ? sha256(text) : text };
+  }
+
+  function decode(text: string): Answer | null {
+    const newline = text.indexOf('\n');
+    if (newline < 0) return null;
+    try {
+      const meta = JSON.parse(text.slice(0, newline)) as Omit<Answer, 'body'>;
+      return { ...meta, body: Buffer.from(text.slice(newline + 1)) };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Decoded answers, then the response cache (an answer read from it is kept decoded here until it expires). */
+  async function lookup(key: string): Promise<Answer | undefined> {
+    const known = local.get(key);
+    if (known) return known;
+    const text = await opts.cache.get(key);
+    const answer = text === undefined ? null : decode(text);
+    if (!answer) return undefined;
+    const remainingMs = answer.cacheTime + answer.maxAge * 1000 - Date.now();
+    if (remainingMs <= 0) return undefined;
+    local.set(key, answer, { ttl: remainingMs });
+    return answer;
+  }
+
+  /** preHandler of the GraphQL routes: a cached public answer, or nothing (Apollo runs). */
+  async function serve(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    if (request.auth !== null || request.operator || request.headers.upgrade !== undefined) return undefined;
+    const startedAt = process.hrtime.bigint();
+    const contentType = contentTypeFor(request.headers.accept, request.method);
+    if (contentType === null) return undefined;
+    const read = readRequest(request);
+    if (!read) return undefined;
+    const document = documentKey(read.documentHash, read.operationName);
+    if (verdicts.get(document)?.publicQuery === false) return undefined;
+    const key = `ans:${opts.generations()}:${document}:${read.variables}`;
+    const answer = await lookup(key);
+    if (!answer) {
+      request.cachedAnswerMiss = { key, documentKey: document };
+      return undefined;
+    }
+    // A malformed Host is answered 400 by the GraphQL handler (./apollo.ts, ./host.ts).
+    if (!hasValidHost(request)) return undefined;
+    opts.onHit?.(answer.name, startedAt);
+    reply
+      .code(200)
+      .header('content-type', contentType)
+      .header('cache-control', `max-age=${answer.maxAge}, public`)
+      .header('age', String(Math.max(0, Math.round((Date.now() - answer.cacheTime) / 1000))));
+    // POST answers carry no ETag (src/http/etag.ts, which also answers a matching If-None-Match with 304).
+    if (request.method === 'GET') reply.header('etag', answer.etag);
+    return reply.send(answer.body);
+  }
+
+  /** onSend (before the ETag hook): stores the answer Apollo sent for a marked request when it is a clean PUBLIC query answer. */
+  function fill(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+    const miss = request.cachedAnswerMiss;
+    if (miss === null || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    const maxAgeHeader = CACHE_CONTROL_PUBLIC.exec(String(reply.getHeader('cache-control') ?? ''));
+    const verdict = verdicts.get(miss.documentKey);
+    if (!maxAgeHeader || !verdict?.publicQuery || reply.getHeader('age') !== undefined) return payload;
+    const meta = { etag: `"${createHash('sha1').update(payload).digest('base64url')}"`, maxAge: Number(maxAgeHeader[1]), cacheTime: Date.now(), name: verdict.name };
+    if (request.method === 'GET') reply.header('etag', meta.etag);
+    // Only into the response cache (this process's tier of it, or Redis): what `lookup` decodes from
+    // there is kept here. In the background, as Apollo's response cache writes (a failure only makes
+    // the next read miss).
+    opts.cache.set(miss.key, `${JSON.stringify(meta)}\n${payload}`, { ttl: meta.maxAge }).catch((err: unknown) => request.log.warn({ err }, 'cached answers: could not store an answer'));
+    return payload;
+  }
+
+  return {
+    /**
+     * Apollo learns, per document and operation name, whether its answers may be served here: a
+     * query whose hints make it PUBLIC and cacheable. Runs after the policy accepted the operation.
+     */
+    plugin(policyOf: ReturnType<typeof operationCachePolicies>): ApolloServerPlugin<GraphqlContext> {
+      return {
+        async requestDidStart() {
+          return {
+            async didResolveOperation(rc) {
+              if (!rc.operation || !rc.document) return;
+              const key = documentKey(rc.queryHash, rc.request.operationName);
+              // The schema's hints are fixed: a document's verdict, once known, does not change.
+              if (verdicts.get(key)) return;
+              const hint = policyOf(rc.document, rc.operation);
+              const publicQuery = rc.operation.operation === 'query' && cacheableHint(hint) && hint.scope !== 'PRIVATE';
+              verdicts.set(key, { publicQuery, name: rc.operationName });
+            },
+          };
+        },
+      };
+    },
+    /** Apollo's response cache leaves these requests to the hook (no second copy of their answers). */
+    owns: (rc: GraphQLRequestContext<GraphqlContext>) => rc.contextValue.auth === null && !rc.contextValue.operator && rc.contextValue.transport === 'http',
+    serve,
+    fill,
+  };
+}
+
+export type CachedAnswers = ReturnType<typeof createCachedAnswers>;
+
+/**
+ * The hooks: `serve` as a preHandler of the GraphQL routes registered after this (POST, and GET
+ * beside the websocket upgrade), `fill` as an onSend hook of every route (it returns at once for
+ * a request `serve` did not mark); register before the ETag hook, which then reuses the fill's tag.
+ */
+export function registerCachedAnswers(app: FastifyInstance, answers: CachedAnswers): void {
+  app.decorateRequest('cachedAnswerMiss', null);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (route.url !== '/graphql' || !methods.some((m) => m === 'GET' || m === 'POST')) return;
+    const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+    route.preHandler = [...own, answers.serve];
+  });
+  app.addHook('onSend', (request, reply, payload, done) => done(null, request.cachedAnswerMiss === null ? payload : answers.fill(request, reply, payload)));
+}
