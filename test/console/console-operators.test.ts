@@ -203,7 +203,7 @@ describe.skipIf(!haveChromium())('the console with short-lived access tokens', (
     // The moderation section loads its reports and its bans at once: both wait for one refresh.
     await page.getByRole('link', { name: 'Moderation' }).click();
     await page.getByRole('heading', { name: 'Bans' }).waitFor();
-    await until(() => refreshes.length >= 2, 'a refresh for the moderation section');
+    await until(() => refreshes.length >= 2, 'a refresh for the moderation section', 30_000);
     await page.getByRole('link', { name: 'Audit log' }).click();
     // No operator action on this server yet: the log says so.
     await page.getByText('Operator actions, newest first: no operator action yet.').waitFor();
