@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
-import { defineChannel, type Bus, type SharedStore } from '../../store';
+import { createReplicatedSnapshot, defineChannel, type Bus, type SharedStore } from '../../store';
 import { enforceRate } from '../../store/rate-limit';
 import { actorName, type AuditLog, type OperatorActor } from '../operators';
 import {
@@ -24,8 +24,6 @@ import { roomChannel, type ChatRemovalView } from './room-events';
 /** Published after a ban or unban: every replica reloads its ban set (the 1 s promise rests on this). */
 const bansChanged = defineChannel<{ wallet: string }>('chat:bans:changed');
 
-/** Without the bus (Redis away), a replica still reloads its ban set this often. */
-const RELOAD_MS = 5_000;
 
 /** What the chat service asks before a write: throws CHAT_BANNED for a banned wallet (no query: an in-memory set). */
 export interface ChatBanCheck {
@@ -60,30 +58,17 @@ const toBan = (row: BanRow): ChatBanRecord => ({ wallet: row.wallet, until: row.
 export function createChatModeration(deps: Deps) {
   const { db, store, bus, logger, audit, limits } = deps;
   const now = deps.now ?? (() => new Date());
-  let active = new Map<string, { until: Date | null }>();
-  let loadsStarted = 0;
-  let loadApplied = 0;
-  let timer: NodeJS.Timeout | null = null;
-  let unlisten: (() => Promise<void>) | null = null;
-
   const isActive = (ban: { until: Date | null; liftedAt: Date | null }, at = now()) => ban.liftedAt === null && (ban.until === null || ban.until > at);
   const activeWhere = () => ({ liftedAt: null, OR: [{ until: null }, { until: { gt: now() } }] });
 
-  /** Loads may overlap (a bus message during the periodic one): a load's answer is applied only if no later-started load's already was. */
-  async function reload(): Promise<void> {
-    const load = ++loadsStarted;
-    const rows = await db.prisma.chatBan.findMany({ where: activeWhere(), select: { wallet: true, until: true } });
-    if (load < loadApplied) return;
-    loadApplied = load;
-    active = new Map(rows.map((r) => [r.wallet, { until: r.until }]));
-  }
-
-  const reloadQuietly = () => reload().catch((err: unknown) => logger.warn({ err }, 'chat moderation: ban reload failed; keeping the last set'));
-
-  async function announce(wallet: string): Promise<void> {
-    await reload();
-    await bus.publish(bansChanged, { wallet }).catch((err: unknown) => logger.warn({ err }, 'chat moderation: ban change not broadcast; other replicas reload within 5 s'));
-  }
+  const active = createReplicatedSnapshot({
+    name: 'chat moderation',
+    bus,
+    channel: bansChanged,
+    logger,
+    initial: new Map<string, { until: Date | null }>(),
+    load: async () => new Map((await db.prisma.chatBan.findMany({ where: activeWhere(), select: { wallet: true, until: true } })).map((r) => [r.wallet, { until: r.until }])),
+  });
 
   const toReport = (row: {
     id: bigint;
@@ -115,25 +100,14 @@ export function createChatModeration(deps: Deps) {
 
   return {
     assertMayWrite(wallet: string): void {
-      const ban = active.get(wallet);
+      const ban = active.get().get(wallet);
       if (!ban || (ban.until !== null && ban.until <= now())) return;
       const until = ban.until?.toISOString() ?? null;
       throw new AppError('CHAT_BANNED', until ? `This wallet may not write in chat until ${until}` : 'This wallet may not write in chat until an operator lifts the ban', { until });
     },
 
-    async start(): Promise<void> {
-      await reload();
-      unlisten = await bus.listen(bansChanged, () => void reloadQuietly());
-      timer = setInterval(() => void reloadQuietly(), RELOAD_MS);
-      timer.unref();
-    },
-
-    async close(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await unlisten?.();
-      unlisten = null;
-    },
+    start: () => active.start(),
+    close: () => active.close(),
 
     /** Active bans, newest first. */
     async bans(): Promise<ChatBanRecord[]> {
@@ -153,7 +127,7 @@ export function createChatModeration(deps: Deps) {
         const after = await tx.chatBan.upsert({ where: { wallet }, create: { wallet, ...fields }, update: fields });
         return { before: earlier && isActive(earlier, at) ? toBan(earlier) : null, after: toBan(after), result: after };
       });
-      await announce(wallet);
+      await active.changed({ wallet });
       return toBan(row);
     },
 
@@ -168,7 +142,7 @@ export function createChatModeration(deps: Deps) {
         const after = await tx.chatBan.findUniqueOrThrow({ where: { wallet } });
         return { before: toBan(before), after: { ...toBan(after), liftedAt: after.liftedAt, liftedBy: after.liftedBy }, result: true };
       });
-      await announce(wallet);
+      await active.changed({ wallet });
       return { wallet, unbanned: true };
     },
 

@@ -2,15 +2,12 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
-import { defineChannel, type Bus } from '../../store';
+import { createReplicatedSnapshot, defineChannel, type Bus } from '../../store';
 import { actorName, type AuditLog } from './audit';
 import { grantInput, type OperatorActor, type OperatorRecord } from './model';
 
 /** Published after a grant or revocation: every replica reloads its operator set. */
 const operatorsChanged = defineChannel<{ wallet: string }>('operators:changed');
-
-/** Without the bus (Redis down), a replica still reloads this often. */
-const RELOAD_MS = 5_000;
 
 export interface OperatorRoleCheck {
   /** Whether the wallet holds the operator role now (read on every request; kept current in memory). */
@@ -35,38 +32,19 @@ interface Deps {
 export function createOperatorRoles(deps: Deps) {
   const { db, bus, logger, audit } = deps;
   const fromSettings = new Set(deps.settingWallets);
-  let granted = new Set<string>();
-  let timer: NodeJS.Timeout | null = null;
-  let unlisten: (() => Promise<void>) | null = null;
-
-  async function reload(): Promise<void> {
-    const rows = await db.prisma.operatorGrant.findMany({ where: { revokedAt: null }, select: { walletAddress: true } });
-    granted = new Set(rows.map((r) => r.walletAddress));
-  }
-
-  const reloadQuietly = () => reload().catch((err: unknown) => logger.warn({ err }, 'operators: reload failed; keeping the last set'));
-
-  async function announce(wallet: string): Promise<void> {
-    await reload();
-    await bus.publish(operatorsChanged, { wallet }).catch((err: unknown) => logger.warn({ err }, 'operators: change not broadcast; other replicas reload within 5 s'));
-  }
+  const granted = createReplicatedSnapshot({
+    name: 'operators',
+    bus,
+    channel: operatorsChanged,
+    logger,
+    initial: new Set<string>(),
+    load: async () => new Set((await db.prisma.operatorGrant.findMany({ where: { revokedAt: null }, select: { walletAddress: true } })).map((r) => r.walletAddress)),
+  });
 
   return {
-    isOperator: (wallet: string): boolean => fromSettings.has(wallet) || granted.has(wallet),
-
-    async start(): Promise<void> {
-      await reload();
-      unlisten = await bus.listen(operatorsChanged, () => void reloadQuietly());
-      timer = setInterval(() => void reloadQuietly(), RELOAD_MS);
-      timer.unref();
-    },
-
-    async close(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await unlisten?.();
-      unlisten = null;
-    },
+    isOperator: (wallet: string): boolean => fromSettings.has(wallet) || granted.get().has(wallet),
+    start: () => granted.start(),
+    close: () => granted.close(),
 
     async list(): Promise<OperatorRecord[]> {
       const rows = await db.prisma.operatorGrant.findMany({ where: { revokedAt: null }, orderBy: { grantedAt: 'asc' } });
@@ -90,7 +68,7 @@ export function createOperatorRoles(deps: Deps) {
         });
         return { before, after, result: after };
       });
-      await announce(wallet);
+      await granted.changed({ wallet });
       return { wallet, source: 'grant', grantedBy: row.grantedBy, grantedAt: row.grantedAt };
     },
 
@@ -104,7 +82,7 @@ export function createOperatorRoles(deps: Deps) {
         const after = await tx.operatorGrant.update({ where: { walletAddress: wallet }, data: { revokedAt: new Date(), revokedBy: actorName(actor) } });
         return { before, after, result: true };
       });
-      await announce(wallet);
+      await granted.changed({ wallet });
       return { wallet, revoked };
     },
   };
