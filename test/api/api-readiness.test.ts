@@ -1,11 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createRuntime } from '../../src/runtime';
 import { startApi } from '../helpers/api';
-import { createTestDb, testLogger } from '../helpers/db';
+import { createTestDb, migratedDataDir, testLogger } from '../helpers/db';
 import { spawnMain } from '../helpers/process';
 import { until } from '../gateway/gateway-helpers';
 
@@ -80,7 +77,7 @@ describe('readiness (/api/health/ready) beside liveness (/api/health)', { timeou
   });
 
   it('on SIGTERM with HTTP.DRAIN_DELAY_MS, turns unready while it still serves, then drains and exits 0', async () => {
-    const proc = await spawnMain(['--role', 'api'], { DATA_DIR: mkdtempSync(join(tmpdir(), 'readiness-')), 'HTTP.DRAIN_DELAY_MS': '3000', INDEXER_DISABLED: 'true' }, 150_000);
+    const proc = await spawnMain(['--role', 'api'], { DATA_DIR: await migratedDataDir('readiness-'), 'HTTP.DRAIN_DELAY_MS': '3000', INDEXER_DISABLED: 'true' }, 150_000);
     try {
       expect((await ready(proc.url)).status).toBe(200);
       const exited = new Promise<number | null>((resolve) => proc.child.once('exit', resolve));

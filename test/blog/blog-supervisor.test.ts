@@ -1,13 +1,12 @@
 // The blog role under supervision, in real processes: `src/main.ts --role api,blog` runs the
 // real scripts/blog-serve.ts (migrations, then `next start`). The restart test needs a Next
 // build of the blog (blog/.next or the blog suite's blog/.next/test-mainnet); it never builds one.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlogPostsDocument } from '../../src/generated/graphql';
 import { gql } from '../helpers/client';
-import { createScratchDatabase, postgresUrl, type ScratchDatabase } from '../helpers/db';
+import { createScratchDatabase, migratedDataDir, postgresUrl, type ScratchDatabase } from '../helpers/db';
 import { spawnMain, type SpawnedApi } from '../helpers/process';
 import { freePort, waitFor } from '../helpers/store';
 
@@ -71,7 +70,7 @@ describe(`the supervised blog process (real Next server from blog/${BUILD})`, ()
     distCopy = `.next/test-supervisor-${process.pid}`;
     const copy = path.join(ROOT, 'blog', distCopy);
     for (const entry of readdirSync(dist)) if (entry !== 'cache') cpSync(path.join(dist, entry), path.join(copy, entry), { recursive: true });
-    dataDir = mkdtempSync(path.join(tmpdir(), 'supervisor-blog-'));
+    dataDir = await migratedDataDir('supervisor-blog-');
     const serverUrl = postgresUrl();
     scratch = serverUrl ? await createScratchDatabase(serverUrl) : null;
     blogPort = await freePort();
@@ -149,7 +148,7 @@ describe(`the supervised blog process (real Next server from blog/${BUILD})`, ()
 
 describe('a crash-looping blog process ends the platform', () => {
   it('exits 69 with a clear error after the configured number of blog exits (real blog-serve, migrations refused)', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'supervisor-crash-'));
+    const dataDir = await migratedDataDir('supervisor-crash-');
     // A directory where the blog's SQLite file belongs: its migrations fail and blog-serve exits 1,
     // every time. (An unreachable BLOG_DATABASE_URL no longer gets this far: start-up refuses it, exit 69.)
     mkdirSync(path.join(dataDir, 'blog.db'));

@@ -10,6 +10,7 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatHistoryDocument, ChatMessageRemovedDocument, SendChatMessageDocument } from '../../src/generated/graphql';
 import { startApi, type TestApi } from '../helpers/api';
+import { needsService } from '../helpers/env';
 import { wsClient, wsQuery, wsSubscribe } from '../helpers/client';
 import { collect, connectSocket, emitAck, until, type Ack } from '../gateway/gateway-helpers';
 
@@ -55,7 +56,8 @@ async function call(api: TestApi, method: string, path: string, body?: unknown) 
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
-describe('bans and removals on every replica', () => {
+// Replicas share bans, events and counters only through Redis (the embedded store is per process).
+describe.runIf(needsService('SHARED_STORE_URL'))('bans and removals on every replica', () => {
   let a: TestApi;
   let b: TestApi;
   beforeAll(async () => {
@@ -127,7 +129,7 @@ describe('bans and removals on every replica', () => {
   });
 });
 
-describe('websocket event caps per wallet and per IP, shared across replicas', () => {
+describe.runIf(needsService('SHARED_STORE_URL'))('websocket event caps per wallet and per IP, shared across replicas', () => {
   let c: TestApi;
   let d: TestApi;
   // one window for the whole test; the per-connection limit (60) stays out of the way

@@ -4,27 +4,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/client';
-import { createScratchDatabase, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db';
+import { createScratchDatabase, migratedDataDir, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db';
 
 // `npm run gifts:load -- <project> <file>` as its own process against the test database
 // (a scratch PostgreSQL database, or a PGlite data directory).
 
 let scratch: ScratchDatabase | undefined;
 let dir: string;
+let dataDir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'gifts-load-'));
+  dataDir = await migratedDataDir('gifts-load-data-');
   const server = postgresUrl();
   scratch = server ? await createScratchDatabase(server) : undefined;
 });
 afterAll(async () => {
   await scratch?.drop();
   await rm(dir, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 function load(...args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/gifts-load.ts', ...args], {
-    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: scratch?.url ?? '', DATA_DIR: join(dir, 'data') },
+    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: scratch?.url ?? '', DATA_DIR: dataDir },
     encoding: 'utf8',
     timeout: 90_000,
   });
@@ -32,7 +35,7 @@ function load(...args: string[]) {
 }
 
 async function rows(): Promise<Array<{ project: string; url: string }>> {
-  const db: Db = await createDb({ databaseUrl: scratch?.url, dataDir: join(dir, 'data'), logger: testLogger });
+  const db: Db = await createDb({ databaseUrl: scratch?.url, dataDir, logger: testLogger });
   try {
     return await db.prisma.getStashedGift.findMany({ select: { project: true, url: true }, orderBy: { url: 'asc' } });
   } finally {

@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain/index.js';
-import { createScratchDatabase, createTestDb, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db.js';
+import { createScratchDatabase, createTestDb, migratedDataDir, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db.js';
 import { caughtUp, chainEnv, inProcessIndexer, indexedState, spawnIndexer, waitUntil, type IndexerProcess } from '../helpers/indexer.js';
 import { createDb } from '../../src/db/client.js';
 import { KIND_LIST, eventTypeOf } from '../../src/indexer/kinds.js';
@@ -27,7 +25,7 @@ const running: IndexerProcess[] = [];
 
 beforeAll(async () => {
   chain = await startSuiChainFixture({ seed: 41, events: 6000, latencyMs: 15, graphql: { shortPageProbability: 0.4 } });
-  dataDir = await mkdtemp(join(tmpdir(), 'indexer-kill-'));
+  dataDir = await migratedDataDir('indexer-kill-');
   const server = postgresUrl();
   scratch = server ? await createScratchDatabase(server) : undefined;
 });

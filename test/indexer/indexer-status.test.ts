@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain/index.js';
-import { createScratchDatabase, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db.js';
+import { createScratchDatabase, migratedDataDir, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db.js';
 import { randomUUID } from 'node:crypto';
 import { spawnMain, type SpawnedApi } from '../helpers/process.js';
 import { startApi } from '../helpers/api.js';
@@ -21,7 +19,7 @@ let main: SpawnedApi | undefined;
 
 beforeAll(async () => {
   chain = await startSuiChainFixture({ seed: 31, events: 2000, graphql: { shortPageProbability: 0.3 } });
-  dataDir = await mkdtemp(join(tmpdir(), 'indexer-status-'));
+  dataDir = await migratedDataDir('indexer-status-');
   const server = postgresUrl();
   scratch = server ? await createScratchDatabase(server) : undefined;
 });

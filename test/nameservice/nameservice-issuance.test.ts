@@ -5,9 +5,7 @@
  * has executed every claim's transaction exactly once.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { bcs } from '@mysten/sui/bcs';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { fromBase64 } from '@mysten/sui/utils';
@@ -18,7 +16,7 @@ import { createTokenService } from '../../src/services/auth/tokens';
 import { startSuiChainFixture, subdomainsModules, type SuiChainFixture } from '../fixtures/sui-chain';
 import { startApi, type TestApi } from '../helpers/api';
 import { gql } from '../helpers/client';
-import { createScratchDatabase, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db';
+import { createScratchDatabase, migratedDataDir, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db';
 import { waitUntil } from '../helpers/indexer';
 import { spawnMain, type SpawnedApi } from '../helpers/process';
 
@@ -136,7 +134,7 @@ describe('a writer process killed with SIGKILL mid-write', () => {
   const tokens = createTokenService({ secret: jwtSecret, issuer: 'platform-backend', accessTtlSeconds: 3600 });
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'nameservice-kill-'));
+    dataDir = await migratedDataDir('nameservice-kill-');
     const server = postgresUrl();
     scratch = server ? await createScratchDatabase(server) : undefined;
   });

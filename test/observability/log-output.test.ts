@@ -2,11 +2,10 @@
 // lines on a terminal (a pseudo-terminal from util-linux `script`). The blog upstream is a port
 // nobody listens on (the blog still building), then a tiny server (the blog answering).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { migratedDataDir } from '../helpers/db';
 import { spawnMain } from '../helpers/process';
 import { freePort } from '../helpers/store';
 import { until } from '../helpers/until';
@@ -16,8 +15,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'log-output-'));
+/** A DATA_DIR whose embedded database is already migrated: the subject here is the output, not the first start. */
+async function tempDir(): Promise<string> {
+  const dir = await migratedDataDir('log-output-');
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
@@ -36,7 +36,7 @@ const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 describe('log output of the spawned process', () => {
   it('through a pipe: JSON lines; the blog still building is one short warning without a stack; assets and health checks stay below info', async () => {
     const blogPort = await freePort();
-    const api = await spawnMain(['--role', 'api'], { DATA_DIR: tempDir(), LOG_LEVEL: 'info', BLOG_UPSTREAM_URL: `http://127.0.0.1:${blogPort}`, INDEXER_DISABLED: 'true' }, 150_000);
+    const api = await spawnMain(['--role', 'api'], { DATA_DIR: await tempDir(), LOG_LEVEL: 'info', BLOG_UPSTREAM_URL: `http://127.0.0.1:${blogPort}`, INDEXER_DISABLED: 'true' }, 150_000);
     cleanups.push(() => api.stop());
     await until(() => api.output().includes('"msg":"ready"'), 'the ready line', 30_000);
 
@@ -65,7 +65,7 @@ describe('log output of the spawned process', () => {
 
   it('on a terminal: one readable coloured line per event, no JSON, and the ready banner with every address', async () => {
     const blogPort = await freePort();
-    const dataDir = tempDir();
+    const dataDir = await tempDir();
     // A terminal as a developer has it: Node reports no colours on a terminal when CI is set.
     const { CI: _ci, NO_COLOR: _noColor, ...outerEnv } = process.env;
     const env: NodeJS.ProcessEnv = {

@@ -1,10 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain/index.js';
-import { createScratchDatabase, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db.js';
+import { createScratchDatabase, migratedDataDir, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db.js';
 import { caughtUp, inProcessIndexer, waitUntil } from '../helpers/indexer.js';
 import { createDb, type Db } from '../../src/db/client.js';
 import { diffLeaderboards } from '../../src/indexer/rebuild.js';
@@ -23,7 +21,7 @@ let dataDir: string;
 
 beforeAll(async () => {
   chain = await startSuiChainFixture({ seed: 83, events: 1500, startTimestampMs: Date.UTC(2026, 0, 9, 12) });
-  dataDir = await mkdtemp(join(tmpdir(), 'quests-progress-'));
+  dataDir = await migratedDataDir('quests-progress-');
   const server = postgresUrl();
   scratch = server ? await createScratchDatabase(server) : undefined;
 });

@@ -5,14 +5,14 @@
 // form of a setting (`GENERAL_PORT`) reaches the platform through npm's shell, and start:cluster
 // without HAProxy says what to install.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIfStale } from '../../scripts/build';
 import { shutdownBoundMs } from '../../src/runtime/shutdown';
 import { haproxyVersion, startTestCluster } from '../helpers/cluster';
+import { migratedDataDir } from '../helpers/db';
 import { testEnv } from '../helpers/env';
 import { until } from '../helpers/until';
 
@@ -101,7 +101,7 @@ async function stopAndInspect(child: ChildProcess, ports: number[], signal: Node
 /** The platform with its port in the underscore form, waited for until it prints its URLs. */
 async function startPlatform(command: string, args: string[]) {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'npm-start-'));
+  const dataDir = await migratedDataDir('npm-start-');
   const child = spawn(command, args, {
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dataDir, GENERAL_PORT: String(port), 'GENERAL.PORT': '' },
     stdio: ['ignore', 'pipe', 'pipe'],

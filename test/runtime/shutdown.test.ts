@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createScratchDatabase, postgresUrl, type ScratchDatabase } from '../helpers/db';
+import { createScratchDatabase, migratedDataDir, postgresUrl, type ScratchDatabase } from '../helpers/db';
 import { testEnv } from '../helpers/env';
 import { spawnMain, type SpawnedApi } from '../helpers/process';
 import { waitFor } from '../helpers/store';
@@ -74,7 +72,7 @@ describe('graceful shutdown of a real API process on SIGTERM', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'shutdown-'));
+    dataDir = await migratedDataDir('shutdown-');
     const serverUrl = postgresUrl();
     scratch = serverUrl ? await createScratchDatabase(serverUrl) : null;
     api = await spawnMain(

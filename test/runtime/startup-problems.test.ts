@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loginWithKeypair } from '../helpers/auth';
+import { migratedDataDir } from '../helpers/db';
 import { spawnMain, type SpawnedApi } from '../helpers/process';
 import { nodeVersionProblem } from '../../src/node-version';
 
@@ -18,6 +19,12 @@ const servers: Server[] = [];
 const apis: SpawnedApi[] = [];
 const dataDir = () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'startup-'));
+  dirs.push(dir);
+  return dir;
+};
+/** For a process that starts: its embedded database already migrated (these tests are not about the first start). */
+const migratedDir = async () => {
+  const dir = await migratedDataDir('startup-');
   dirs.push(dir);
   return dir;
 };
@@ -117,7 +124,7 @@ describe('an outside service that does not answer', () => {
 
   it('SHARED_STORE_URL unreachable with CACHE_STORE=redis: the API starts degraded (by design) and the warning names the setting', async () => {
     const port = await closedPort();
-    const api = await spawnMain(['--role', 'api'], { DATA_DIR: dataDir(), CACHE_STORE: 'redis', SHARED_STORE_URL: `redis://127.0.0.1:${port}/0`, INDEXER_DISABLED: 'true' }, 120_000);
+    const api = await spawnMain(['--role', 'api'], { DATA_DIR: await migratedDir(), CACHE_STORE: 'redis', SHARED_STORE_URL: `redis://127.0.0.1:${port}/0`, INDEXER_DISABLED: 'true' }, 120_000);
     apis.push(api);
     expect((await fetch(`${api.url}/api/health`)).status).toBe(200);
     expect(api.output()).toMatch(/shared store unreachable \(SHARED_STORE_URL, CACHE_STORE=redis\).*CACHE_STORE=memory/);
@@ -157,9 +164,9 @@ describe('Node older than 22.12', () => {
 describe('the development JWT key', () => {
   it('is per data directory: a token of one instance is refused by another', async () => {
     const env = { JWT_SECRET: '', CACHE_STORE: 'memory', INDEXER_DISABLED: 'true' };
-    const first = await spawnMain(['--role', 'api'], { ...env, DATA_DIR: dataDir() }, 120_000);
+    const first = await spawnMain(['--role', 'api'], { ...env, DATA_DIR: await migratedDir() }, 120_000);
     apis.push(first);
-    const second = await spawnMain(['--role', 'api'], { ...env, DATA_DIR: dataDir() }, 120_000);
+    const second = await spawnMain(['--role', 'api'], { ...env, DATA_DIR: await migratedDir() }, 120_000);
     apis.push(second);
     const { accessToken } = await loginWithKeypair(second.url);
     const me = (api: SpawnedApi) => fetch(`${api.url}/api/users/me`, { headers: { authorization: `Bearer ${accessToken}` } });
