@@ -54,10 +54,11 @@ export function createSharedKeyValueCache(opts: SharedStoreOptions & { logger: L
   const keyv = new Keyv<string>({ store, namespace, useKeyPrefix: false });
   let lastWarnAt = 0;
   const warn = (err: unknown) => {
-    // An outage repeats the same error on every request: log it once a minute.
+    // An outage repeats the same error on every request: log it once a minute, at info: the shared
+    // store's one warning already names the unreachable Redis (one outage, one warning).
     if (Date.now() - lastWarnAt < 60_000) return;
     lastWarnAt = Date.now();
-    opts.logger.warn({ err }, 'response cache: Redis error (requests run uncached meanwhile)');
+    opts.logger.info({ err }, 'response cache: Redis error (requests run uncached meanwhile)');
   };
   store.on('error', warn);
   keyv.on('error', warn);
