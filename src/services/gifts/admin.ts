@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { parseInput } from '../../input/validate';
-import type { AuditLog, OperatorActor, Tx } from '../operators';
+import { actorName, type AuditLog, type OperatorActor, type Tx } from '../operators';
 import { createProjectInput, projectName, setWindowsInput, stashInput, type GiftProjectSummary } from './model';
 import { insertStash, parseStashUrls } from './service';
 
@@ -89,7 +89,7 @@ export function createGiftAdmin(deps: Deps) {
       await audit.audited({ actor, action: 'gifts.create_project', target: name, requestId }, async (tx) => {
         const before = await tx.giftProject.findUnique({ where: { name } });
         if (before) throw new AppError('CONFLICT', `Gift project "${name}" already exists`, { project: name });
-        const after = await tx.giftProject.create({ data: { name, title: title ?? null, createdBy: 'wallet' in actor ? actor.wallet : 'operator-token' } });
+        const after = await tx.giftProject.create({ data: { name, title: title ?? null, createdBy: actorName(actor) } });
         return { before: null, after, result: after };
       });
       return summaryOf(name);
