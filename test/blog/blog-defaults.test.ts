@@ -72,8 +72,10 @@ describe('npm start on defaults', () => {
     expect(await res.text()).toContain('<html')
   })
 
-  it('generates the development webhook secret once (mode 600) and prints the curl, never the secret', () => {
+  it('generates the development webhook secret once (mode 600) and prints the curl, never the secret', async () => {
     const file = path.join(work, 'data', '.webhook-secret')
+    // The curl follows the ready banner, printed once the blog's warm-up answers (after /blog/ may already).
+    await waitFor(() => platform.output().includes('/api/blog/webhooks/contentpartner'), 60_000, 'the publish curl')
     expect(statSync(file).mode & 0o777).toBe(0o600)
     const secret = readFileSync(file, 'utf8').trim()
     expect(secret).toMatch(/^[0-9a-f]{48}$/)
