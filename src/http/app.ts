@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import websocket from '@fastify/websocket';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config';
+import { lazySerializerFactory } from './lazy-serializers';
 import type { Logger } from '../observability/logger';
 import { lazyChildLoggerFactory } from '../observability/lazy-child';
 import type { Metrics } from '../observability/metrics';
@@ -72,6 +73,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: answerFrameworkError,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
   });
   await registerSecurity(app, { ...config.http, graphqlIde: config.graphql.ide });
   registerErrorHandling(app);
@@ -91,7 +93,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await app.register(websocket, { options: { maxPayload: caps.maxPayloadBytes }, preClose: websocketPreClose });
 
   const policy = createGraphqlPolicy({ schema: deps.schema, limits: config.graphql, introspection: config.graphql.introspection, metrics: deps.metrics, logger: deps.logger, services });
-  const responseCache = deps.responseCache ?? createSharedKeyValueCache({ cacheStore: 'memory', logger: deps.logger });
+  const responseCache = deps.responseCache ?? (await createSharedKeyValueCache({ cacheStore: 'memory', logger: deps.logger }));
   const answers = createCachedAnswers({
     cache: responseCache.cache,
     generations: services.readCache.generations,

@@ -127,8 +127,14 @@ function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverr
   if (!roles.has('api')) runtime.urls.push(`blog:      http://localhost:${config.blog.port}/blog/`, `admin:     http://localhost:${config.blog.port}/blog/admin/`);
 }
 
+/** The transports (Fastify, Apollo, type-graphql, graphql-ws, Socket.IO): only API processes load them. */
+const loadTransports = () => Promise.all([import('../resolvers'), import('../http/app'), import('../store/keyv-cache')]);
+
 async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverrides): Promise<void> {
   const { config, logger, metrics, roles } = runtime;
+  // Their files are read while the database opens (a start waits on neither twice).
+  const transports = roles.has('api') ? loadTransports() : null;
+  transports?.catch(() => undefined);
   // Only API processes admit requests, so only they count among the replicas an outage divides limits by.
   const store = await createSharedStore({ ...config.store, ...(overrides.storeKeyPrefix ? { keyPrefix: overrides.storeKeyPrefix } : {}), logger, countsAsReplica: roles.has('api') });
   shutdown.add('store', 'shared store', () => store.close());
@@ -151,17 +157,13 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   if (roles.has('api')) {
     // The transports (Fastify, Apollo, type-graphql, graphql-ws, Socket.IO) load only here: a jobs or
     // indexer process never pays for them (about 30 MiB of heap, measured in docs/decisions.md).
-    const [{ buildGraphqlSchema }, { buildHttpApp }, { createSharedKeyValueCache }] = await Promise.all([
-      import('../resolvers'),
-      import('../http/app'),
-      import('../store/keyv-cache'),
-    ]);
+    const [{ buildGraphqlSchema }, { buildHttpApp }, { createSharedKeyValueCache }] = await (transports ?? loadTransports());
     const schema = await buildGraphqlSchema({ services, pubSub: bus.pubSub });
     // One origin: `/blog` is proxied to BLOG_UPSTREAM_URL, else to this platform's own blog process.
     const blogUpstream = config.blog.upstreamUrl ?? (roles.has('blog') ? `http://127.0.0.1:${config.blog.port}` : undefined);
     const storeKeyPrefix = overrides.storeKeyPrefix ?? config.store.keyPrefix;
     const socketIoRedis = { connect: (extra?: RedisOptions) => connectRedis(config.store, extra), keyPrefix: storeKeyPrefix };
-    const responseCache = overrides.responseCache ?? createSharedKeyValueCache({ ...config.store, keyPrefix: storeKeyPrefix, logger });
+    const responseCache = overrides.responseCache ?? (await createSharedKeyValueCache({ ...config.store, keyPrefix: storeKeyPrefix, logger }));
     shutdown.add('store', 'response cache', () => responseCache.close());
     const app = await buildHttpApp({ config, logger, metrics, store, bus, services, schema, caps: overrides.caps, extraRoutes: overrides.extraRoutes, admission: overrides.admission, blogUpstream, socketIoRedis, responseCache });
     // Unready first (the edge's health checks stop routing here while requests are still served),

@@ -1,4 +1,3 @@
-import KeyvRedis from '@keyv/redis';
 import { KeyvAdapter } from '@apollo/utils.keyvadapter';
 import Keyv from 'keyv';
 import { LRUCache } from 'lru-cache';
@@ -35,7 +34,7 @@ function redisAddress(opts: SharedStoreOptions): string | undefined {
  * prefix; without Redis, Keyv over a bounded LRU in this process. A Redis outage makes reads
  * miss and writes drop (no throw, no offline queue): requests then execute as if uncached.
  */
-export function createSharedKeyValueCache(opts: SharedStoreOptions & { logger: Logger }): SharedKeyValueCache {
+export async function createSharedKeyValueCache(opts: SharedStoreOptions & { logger: Logger }): Promise<SharedKeyValueCache> {
   const namespace = `${opts.keyPrefix ?? ''}kv`;
   const address = opts.cacheStore === 'redis' ? redisAddress(opts) : undefined;
   if (opts.cacheStore === 'redis' && !address) opts.logger.warn('response cache: the shared store address is not redis:// or rediss://, so persisted queries and cached responses stay per process');
@@ -47,6 +46,8 @@ export function createSharedKeyValueCache(opts: SharedStoreOptions & { logger: L
     keyv.on('error', (err: unknown) => opts.logger.warn({ err }, 'response cache (memory) error'));
     return { cache: new KeyvAdapter(keyv), backend: 'memory', close: async () => keyv.disconnect() };
   }
+  // Loaded only here: node-redis costs a process without Redis about 80 ms of start.
+  const { default: KeyvRedis } = await import('@keyv/redis');
   const store = new KeyvRedis<string>(
     { url: address, disableOfflineQueue: true, socket: { connectTimeout: 1000 } },
     { namespace, throwOnConnectError: false, throwOnErrors: false, connectionTimeout: 1000 },

@@ -192,7 +192,7 @@ describe('response cache, invalidation, ETag and persisted queries', () => {
     // hash is unknown to the API, and the client's retry with the full text gets the policy's refusal.
     const tooManyAliases = `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: __typename`).join(' ')} }`;
     const hash = sha256(tooManyAliases);
-    const store = createSharedKeyValueCache({ cacheStore: 'redis', url: testEnv.redisUrl, keyPrefix: `test:${storePrefix}:`, logger: pino({ level: 'silent' }) });
+    const store = await createSharedKeyValueCache({ cacheStore: 'redis', url: testEnv.redisUrl, keyPrefix: `test:${storePrefix}:`, logger: pino({ level: 'silent' }) });
     try {
       await store.cache.set(`apq:${hash}`, tooManyAliases);
     } finally {

@@ -1,4 +1,3 @@
-import { computeZkLoginAddress } from '@mysten/sui/zklogin';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
@@ -51,7 +50,9 @@ const REFUSAL_MESSAGES: Record<IdTokenRefusal, string> = {
 const SELECT_VIEW = { issuer: true, audience: true, subject: true, email: true, createdAt: true, lastLoginAt: true } as const;
 
 /** The address the salt service must have derived: the same (iss, aud, sub, salt) in either address form. */
-function derivesAddress(claims: IdTokenClaims, salt: string, address: string): boolean {
+async function derivesAddress(claims: IdTokenClaims, salt: string, address: string): Promise<boolean> {
+  // Loaded on the first zkLogin login: its Poseidon constants cost every API start about 80 ms.
+  const { computeZkLoginAddress } = await import('@mysten/sui/zklogin');
   try {
     return [false, true].some(
       (legacyAddress) => computeZkLoginAddress({ claimName: 'sub', claimValue: claims.sub, iss: claims.iss, aud: claims.aud, userSalt: salt, legacyAddress }) === address,
@@ -87,7 +88,7 @@ export function createZkLoginService(deps: ZkLoginServiceDeps): ZkLoginService {
       if (!configured || !salts) throw new AppError('SERVICE_UNAVAILABLE', 'zkLogin is not configured on this server');
       const claims = await verify(idToken);
       const { salt, address } = await salts.lookup(idToken);
-      if (!derivesAddress(claims, salt, address)) {
+      if (!(await derivesAddress(claims, salt, address))) {
         log.error({ issuer: claims.iss, audience: claims.aud }, 'zkLogin service answered an address its salt does not derive');
         throw new AppError('UPSTREAM_UNAVAILABLE', 'The zkLogin service answered an inconsistent address; try again');
       }

@@ -1,0 +1,20 @@
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+
+type SerializerFactory = ReturnType<typeof SerializerSelector>;
+
+/**
+ * Fastify's own serializer factory, compiling each route's response schema on that route's first
+ * reply with that status instead of at start: compiling all of them (fast-json-stringify plus its
+ * schema check) was about a quarter of a second of every API start, mostly for routes a replica
+ * may never answer. Output and errors are the compiled serializer's own.
+ */
+export function lazySerializerFactory(): SerializerFactory {
+  const compileEagerly = SerializerSelector();
+  return (externalSchemas, options) => {
+    const compile = compileEagerly(externalSchemas, options);
+    return (route) => {
+      let serialize: ReturnType<typeof compile> | undefined;
+      return (doc) => (serialize ??= compile(route))(doc);
+    };
+  };
+}
