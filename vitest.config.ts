@@ -35,8 +35,9 @@ const SOLO_TESTS = [
 
 /**
  * One `vitest run` runs both suites as projects and reports each, even when one fails:
- * `backend` first (two files at a time), then `backend-solo` (one at a time), then `blog` (its global setup builds the Next app once and starts a mainnet
- * and a testnet blog server; its files run one at a time). `--project blog` runs one suite.
+ * `backend` first (two files at a time), then `backend-solo` (one at a time), then `blog` (its files run
+ * one at a time). The blog's global setup builds the Next app once and starts a mainnet and a testnet
+ * blog server in the background, while the backend files run. `--project blog` runs one suite.
  */
 export default defineConfig({
   resolve: {
@@ -62,6 +63,7 @@ export default defineConfig({
           // CPU per file otherwise. Test files share no state through modules (every test builds its
           // own runtime, database and store prefix).
           isolate: false,
+          globalSetup: ['test/build-global-setup.ts'],
           setupFiles: ['test/setup.ts'],
           sequence: { groupOrder: 0 },
         },
@@ -76,6 +78,7 @@ export default defineConfig({
           pool: 'forks',
           fileParallelism: false,
           isolate: false,
+          globalSetup: ['test/build-global-setup.ts'],
           setupFiles: ['test/setup.ts'],
           sequence: { groupOrder: 1 },
         },
@@ -85,8 +88,8 @@ export default defineConfig({
         test: {
           name: 'blog',
           include: BLOG_TESTS,
-          globalSetup: ['test/blog/blog-global-setup.ts'],
-          setupFiles: ['test/setup.ts'],
+          globalSetup: ['test/build-global-setup.ts', 'test/blog/blog-global-setup.ts'],
+          setupFiles: ['test/setup.ts', 'test/blog/blog-ready.ts'],
           pool: 'forks',
           fileParallelism: false,
           testTimeout: 60_000,

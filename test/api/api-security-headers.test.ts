@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { startApi, type TestApi } from '../helpers/api';
+import { BUILT_MAIN_ARGS } from '../helpers/built-main';
 
 const APP_ORIGIN = 'https://app.example.test';
 const FRONTEND = 'https://play.example.test';
@@ -240,7 +241,7 @@ describe('CORS_ORIGINS at start-up', () => {
   });
 
   it('stops the process with exit code 78 on a bad origin', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', 'api'], {
+    const child = spawn(process.execPath, [...BUILT_MAIN_ARGS, '--role', 'api'], {
       env: { ...process.env, NODE_ENV: 'test', 'GENERAL.PORT': '0', CORS_ORIGINS: 'https://ok.example.test,https://play.example.test/app' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -4,6 +4,10 @@
  * (a copy of the same build in blog/.next/test-testnet) on random free ports, sharing one
  * temporary DATA_DIR. The APIs the tests start read posts from the mainnet server and forward the
  * partner webhook to it (BLOG_CMS_URL), as `npm start`'s API does with its blog process.
+ *
+ * Vitest runs every project's global setup before the first test file, so this one only starts
+ * that work (niced) and returns: the build runs while the backend files run, and each blog file
+ * waits for it in test/blog/blog-ready.ts (the outcome is written to the file `blogReadyFile`).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,6 +18,8 @@ import { copyBuild, freePort, ROOT, run, startNext, type StartedServer } from '.
 
 declare module 'vitest' {
   export interface ProvidedContext {
+    /** Written once the servers answer: `{ ok: true }` or `{ ok: false, error }`. */
+    blogReadyFile: string
     blogMainnetUrl: string
     blogTestnetUrl: string
     blogDataDir: string
@@ -38,6 +44,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   mkdirSync(ARTIFACTS, { recursive: true })
   const work = mkdtempSync(path.join(tmpdir(), 'blog-test-'))
   const dataDir = path.join(work, 'data')
+  const readyFile = path.join(work, 'ready.json')
   const [mainPort, testPort] = [await freePort(), await freePort()]
   const base: NodeJS.ProcessEnv = {
     ...process.env,
@@ -53,6 +60,29 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const mainEnv = { ...base, NETWORK: 'mainnet', BLOG_URL: `http://127.0.0.1:${mainPort}/blog`, BLOG_DIST_DIR: MAIN_DIST }
   const testEnv = { ...base, NETWORK: 'testnet', BLOG_URL: `http://127.0.0.1:${testPort}/blog`, BLOG_DIST_DIR: TEST_DIST }
 
+  const servers: StartedServer[] = []
+  const prepared = prepare(mainEnv, testEnv, [mainPort, testPort], servers).then(
+    () => writeFileSync(readyFile, JSON.stringify({ ok: true })),
+    (err: unknown) => writeFileSync(readyFile, JSON.stringify({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) })),
+  )
+
+  project.provide('blogReadyFile', readyFile)
+  project.provide('blogMainnetUrl', `http://127.0.0.1:${mainPort}`)
+  project.provide('blogTestnetUrl', `http://127.0.0.1:${testPort}`)
+  project.provide('blogDataDir', dataDir)
+  project.provide('blogRevalidationSecret', REVALIDATION_SECRET)
+  project.provide('blogPayloadSecret', PAYLOAD_SECRET)
+  project.provide('blogAppUrl', APP_URL)
+  project.provide('blogWebhookSecret', WEBHOOK_SECRET)
+  return async () => {
+    await prepared
+    await Promise.all(servers.map((s) => s.stop()))
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+/** Builds (or reuses) the Next app, starts both servers (pushed to `servers` as they start) and warms them. */
+async function prepare(mainEnv: NodeJS.ProcessEnv, testEnv: NodeJS.ProcessEnv, [mainPort, testPort]: [number, number], servers: StartedServer[]): Promise<void> {
   const buildLog = path.join(ARTIFACTS, 'blog-build.log')
   rmSync(buildLog, { force: true })
   // next build rewrites blog/next-env.d.ts to point at the test distDir: keep the committed one.
@@ -60,48 +90,29 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const nextEnvText = existsSync(nextEnv) ? readFileSync(nextEnv, 'utf8') : undefined
   const started = Date.now()
   const reuse = process.env.BLOG_TEST_REUSE_BUILD === '1' && existsSync(path.join(ROOT, 'blog', MAIN_DIST, 'BUILD_ID'))
+  // Niced: the backend files running meanwhile keep the CPU they need; the build takes what is left.
   if (reuse) await run('npm', ['run', 'blog:migrate'], mainEnv, buildLog)
-  else await run('npm', ['run', 'blog:build'], mainEnv, buildLog)
+  else await run('nice', ['-n', '10', 'npm', 'run', 'blog:build'], mainEnv, buildLog)
   if (nextEnvText !== undefined) writeFileSync(nextEnv, nextEnvText)
   console.log(`[blog] ${reuse ? 'migrated (build reused)' : 'built'} in ${Math.round((Date.now() - started) / 1000)} s`)
 
   copyBuild(MAIN_DIST, TEST_DIST)
-
-  const servers: StartedServer[] = []
-  const teardown = async (): Promise<void> => {
-    await Promise.all(servers.map((s) => s.stop()))
-    rmSync(work, { recursive: true, force: true })
-  }
-  try {
-    servers.push(await startNext(mainPort, mainEnv, path.join(ARTIFACTS, 'blog-server-mainnet.log')))
-    servers.push(await startNext(testPort, testEnv, path.join(ARTIFACTS, 'blog-server-testnet.log')))
-    // The testnet copy still holds pages prerendered for mainnet: refresh them all.
-    const res = await fetch(`${servers[1]!.url}/blog/api/revalidate/`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${REVALIDATION_SECRET}` },
-    })
-    if (res.status !== 200) throw new Error(`testnet revalidation answered ${res.status}`)
-    // As blog-serve does before `blog: ready`: the routes the APIs read and forward through are loaded
-    // (a `webhook.test` delivery writes nothing), so a test's first delivery does not load them within
-    // the API's 5 s request timeout.
-    const warm = await fetch(`${servers[0]!.url}${BLOG_DELIVERY_PATH}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ event: 'webhook.test', delivery_id: 'blog-suite-warm-up' }),
-    })
-    if (warm.status !== 200) throw new Error(`the mainnet server's delivery route answered ${warm.status}`)
-    await fetch(`${servers[0]!.url}${BLOG_PUBLISHED_POSTS_PATH}?limit=1`).then((r) => r.arrayBuffer())
-  } catch (err) {
-    await teardown()
-    throw err
-  }
-
-  project.provide('blogMainnetUrl', servers[0]!.url)
-  project.provide('blogTestnetUrl', servers[1]!.url)
-  project.provide('blogDataDir', dataDir)
-  project.provide('blogRevalidationSecret', REVALIDATION_SECRET)
-  project.provide('blogPayloadSecret', PAYLOAD_SECRET)
-  project.provide('blogAppUrl', APP_URL)
-  project.provide('blogWebhookSecret', WEBHOOK_SECRET)
-  return teardown
+  servers.push(await startNext(mainPort, mainEnv, path.join(ARTIFACTS, 'blog-server-mainnet.log')))
+  servers.push(await startNext(testPort, testEnv, path.join(ARTIFACTS, 'blog-server-testnet.log')))
+  // The testnet copy still holds pages prerendered for mainnet: refresh them all.
+  const res = await fetch(`${servers[1]!.url}/blog/api/revalidate/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${REVALIDATION_SECRET}` },
+  })
+  if (res.status !== 200) throw new Error(`testnet revalidation answered ${res.status}`)
+  // As blog-serve does before `blog: ready`: the routes the APIs read and forward through are loaded
+  // (a `webhook.test` delivery writes nothing), so a test's first delivery does not load them within
+  // the API's 5 s request timeout.
+  const warm = await fetch(`${servers[0]!.url}${BLOG_DELIVERY_PATH}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ event: 'webhook.test', delivery_id: 'blog-suite-warm-up' }),
+  })
+  if (warm.status !== 200) throw new Error(`the mainnet server's delivery route answered ${warm.status}`)
+  await fetch(`${servers[0]!.url}${BLOG_PUBLISHED_POSTS_PATH}?limit=1`).then((r) => r.arrayBuffer())
 }

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAINNET_REQUIRED } from '../../src/config';
+import { BUILT_MAIN_ARGS } from '../helpers/built-main';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -22,7 +23,7 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
   });
 }
 
-const main = (role: string, env: Record<string, string>) => run(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', role], env);
+const main = (role: string, env: Record<string, string>) => run(process.execPath, [...BUILT_MAIN_ARGS, '--role', role], env);
 
 describe('start-up refuses an incomplete mainnet configuration', () => {
   it.each(['api', 'indexer', 'jobs', 'blog', 'all'])('--role %s: exit 78 naming APP_URL and every missing secret', async (role) => {

@@ -15,6 +15,7 @@ import { createBus, createSharedStore } from '../../src/store';
 import { createTestDb, testLogger, type TestDb } from '../helpers/db';
 import { waitUntil } from '../helpers/indexer';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain';
+import { BUILT_MAIN_ARGS } from '../helpers/built-main';
 
 // Giveaway auto-settlement through the chain writer against the fixture chain: due giveaways
 // (ended more than the grace period ago) are settled in batches, each exactly once, also when the
@@ -101,7 +102,7 @@ describe('giveaway settlement', () => {
 
 /** `src/main.ts --role jobs` as its own OS process, as `npm start -- --role jobs` runs it. */
 function spawnJobs(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', 'jobs'], {
+  const child = spawn(process.execPath, [...BUILT_MAIN_ARGS, '--role', 'jobs'], {
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', CACHE_STORE: 'memory', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -7,6 +7,7 @@ import { KIND_LIST, eventTypeOf } from '../../src/indexer/kinds.js';
 import { createIndexer, type Indexer, type IndexerDeps } from '../../src/indexer/runner.js';
 import { broadcastBetResults } from '../../src/services/activity';
 import { createHooks, type Hooks } from '../../src/services/hooks';
+import { BUILT_MAIN_ARGS } from './built-main';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -111,9 +112,9 @@ export interface IndexerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Runs `src/main.ts --role indexer` as its own OS process (as `npm start -- --role indexer` does). */
+/** Runs `src/main.ts --role indexer` (built) as its own OS process (as `npm start -- --role indexer` does). */
 export function spawnIndexer(env: Record<string, string>): IndexerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', 'indexer'], {
+  const child = spawn(process.execPath, [...BUILT_MAIN_ARGS, '--role', 'indexer'], {
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', CACHE_STORE: 'memory', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

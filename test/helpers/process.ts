@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { BUILT_MAIN_ARGS } from './built-main';
 
 export interface SpawnedApi {
   url: string;
@@ -8,11 +9,12 @@ export interface SpawnedApi {
 }
 
 /**
- * Runs `src/main.ts` (or a test entry built on src/runtime/process.ts) under tsx as its own OS
- * process, or a built entry (`.js`) as `npm start` does, and waits until its API listens.
+ * Runs `src/main.ts` built (test/helpers/built-main.ts), a test entry built on
+ * src/runtime/process.ts under tsx, or a built entry (`.js`) as `npm start` does, as its own OS
+ * process, and waits until its API listens.
  */
 export async function spawnMain(args: string[], env: Record<string, string>, timeoutMs = 60_000, entry = 'src/main.ts'): Promise<SpawnedApi> {
-  const nodeArgs = entry.endsWith('.js') ? ['--enable-source-maps', entry] : ['--import', 'tsx', entry];
+  const nodeArgs = entry === 'src/main.ts' ? BUILT_MAIN_ARGS : entry.endsWith('.js') ? ['--enable-source-maps', entry] : ['--import', 'tsx', entry];
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
     env: { ...process.env, NODE_ENV: 'test', 'GENERAL.PORT': '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,6 +12,7 @@ import { loginWithKeypair } from '../helpers/auth';
 import { migratedDataDir } from '../helpers/db';
 import { spawnMain, type SpawnedApi } from '../helpers/process';
 import { nodeVersionProblem } from '../../src/node-version';
+import { BUILT_MAIN_ARGS } from '../helpers/built-main';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const dirs: string[] = [];
@@ -43,12 +44,12 @@ interface Exited {
   ms: number;
 }
 
-/** Runs `node [--import tsx] src/main.ts args` in a clean environment and waits for its exit. */
+/** Runs the built src/main.ts with `args` in a clean environment and waits for its exit. */
 function runMain(args: string[], env: Record<string, string>, node = process.execPath): Promise<Exited> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const clean: NodeJS.ProcessEnv = { NODE_ENV: 'development', PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir(), ...env };
-    const child = spawn(node, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env: clean, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [...BUILT_MAIN_ARGS, ...args], { cwd: ROOT, env: clean, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

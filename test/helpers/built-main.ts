@@ -1,0 +1,13 @@
+/**
+ * The processes tests spawn run the built entry, as `npm start` runs dist/main.js: esbuild's bundle
+ * of the same sources (scripts/build.ts), built once per run by test/build-global-setup.ts into its
+ * own directory (a running `npm start` keeps its dist/). A start costs about a third of the CPU of
+ * `node --import tsx src/main.ts`, and the suite starts dozens.
+ */
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** Inside the repository, so the built files find node_modules as dist/ does. */
+export const TEST_DIST = path.join(ROOT, '.test-dist');
+/** Node arguments that run src/main.ts built. */
+export const BUILT_MAIN_ARGS: readonly string[] = ['--enable-source-maps', path.join(TEST_DIST, 'main.js')];
