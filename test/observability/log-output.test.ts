@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migratedDataDir } from '../helpers/db';
+import { BUILT_MAIN_ARGS } from '../helpers/built-main';
 import { spawnMain } from '../helpers/process';
 import { freePort } from '../helpers/store';
 import { until } from '../helpers/until';
@@ -80,7 +81,7 @@ describe('log output of the spawned process', () => {
       INDEXER_DISABLED: 'true',
     };
     // `script` gives the process a pseudo-terminal as its stdout; its own group, so the test can stop both.
-    const child = spawn('script', ['-qec', `${process.execPath} --import tsx src/main.ts --role api`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn('script', ['-qec', `${[process.execPath, ...BUILT_MAIN_ARGS].join(' ')} --role api`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     let out = '';
     child.stdout!.on('data', (c) => (out += c));
     child.stderr!.on('data', (c) => (out += c));
