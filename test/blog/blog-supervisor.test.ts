@@ -1,7 +1,7 @@
 // The blog role under supervision, in real processes: `src/main.ts --role api,blog` runs the
-// real scripts/blog-serve.ts (migrations, then `next start`). The restart test needs a Next
-// build of the blog (blog/.next or the blog suite's blog/.next/test-mainnet); it never builds one.
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+// real scripts/blog-serve.ts (migrations, then `next start`) on a copy of the blog suite's Next
+// build. A crash-looping blog process: test/runtime/blog-crash-loop.test.ts.
+import { cpSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlogPostsDocument } from '../../src/generated/graphql';
@@ -9,31 +9,11 @@ import { gql } from '../helpers/client';
 import { createScratchDatabase, migratedDataDir, postgresUrl, type ScratchDatabase } from '../helpers/db';
 import { spawnMain, type SpawnedApi } from '../helpers/process';
 import { freePort, waitFor } from '../helpers/store';
+import { logLines } from '../helpers/log-lines';
+import { MAIN_DIST } from './blog-global-setup';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const BUILD = ['.next/test-mainnet', '.next'].find((dist) => existsSync(path.join(ROOT, 'blog', dist, 'BUILD_ID')));
 const PAYLOAD_SECRET = 'supervisor-test-payload-secret-0123456789';
-
-interface LogLine {
-  msg?: string;
-  pid?: number;
-  supervised?: string;
-  [key: string]: unknown;
-}
-
-/** The JSON log lines of a process's output (the blog's own output is interleaved as plain text). */
-function logLines(output: string): LogLine[] {
-  return output
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .flatMap((l) => {
-      try {
-        return [JSON.parse(l) as LogLine];
-      } catch {
-        return [];
-      }
-    });
-}
 
 const blogStarts = (api: SpawnedApi) => logLines(api.output()).filter((l) => l.msg === 'blog: process started');
 
@@ -54,10 +34,8 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-// In the blog project (vitest.config.ts) the global setup has built the site, so a missing build is a failure, never a skip.
-if (!BUILD) throw new Error('blog-supervisor: no Next build in blog/.next or blog/.next/test-mainnet (run it in the blog suite)');
 
-describe(`the supervised blog process (real Next server from blog/${BUILD})`, () => {
+describe(`the supervised blog process (real Next server from blog/${MAIN_DIST})`, () => {
   let api: SpawnedApi;
   let scratch: ScratchDatabase | null = null;
   let dataDir: string;
@@ -66,7 +44,7 @@ describe(`the supervised blog process (real Next server from blog/${BUILD})`, ()
 
   beforeAll(async () => {
     // A private copy of the build: `next start` writes revalidated pages into its dist dir.
-    const dist = path.join(ROOT, 'blog', BUILD!);
+    const dist = path.join(ROOT, 'blog', MAIN_DIST);
     distCopy = `.next/test-supervisor-${process.pid}`;
     const copy = path.join(ROOT, 'blog', distCopy);
     for (const entry of readdirSync(dist)) if (entry !== 'cache') cpSync(path.join(dist, entry), path.join(copy, entry), { recursive: true });
@@ -144,40 +122,4 @@ describe(`the supervised blog process (real Next server from blog/${BUILD})`, ()
     await waitFor(() => !groupAlive(second.pid!), 10_000, 'the blog process group to be gone');
     expect(await answers(blogUrl)).toBe(false);
   }, 900_000);
-});
-
-describe('a crash-looping blog process ends the platform', () => {
-  it('exits 69 with a clear error after the configured number of blog exits (real blog-serve, migrations refused)', async () => {
-    const dataDir = await migratedDataDir('supervisor-crash-');
-    // A directory where the blog's SQLite file belongs: its migrations fail and blog-serve exits 1,
-    // every time. (An unreachable BLOG_DATABASE_URL no longer gets this far: start-up refuses it, exit 69.)
-    mkdirSync(path.join(dataDir, 'blog.db'));
-    let api: SpawnedApi | null = null;
-    try {
-      api = await spawnMain(
-        ['--role', 'api,blog'],
-        {
-          LOG_LEVEL: 'info',
-          DATA_DIR: dataDir,
-          CACHE_STORE: 'memory',
-          BLOG_PORT: String(await freePort()),
-          PAYLOAD_SECRET,
-        },
-        120_000,
-        // Its policy: a crash loop is 3 exits within 10 minutes, 100 ms backoff.
-        'test/fixtures/api-entry-with-blog-policy.ts',
-      );
-      const proc = api;
-      const code = await new Promise<number | null>((resolve) => (proc.child.exitCode !== null ? resolve(proc.child.exitCode) : proc.child.once('exit', (c) => resolve(c))));
-      expect(code).toBe(69);
-      const out = api.output();
-      expect(out).toContain('blog: crash loop, the process exited 3 times within 600 s (last: exit code 1); not restarting it');
-      expect(out).toMatch(/blog: migrations failed \(exit 1\)/);
-      expect(logLines(out).filter((l) => l.msg === 'blog: process started')).toHaveLength(3);
-      expect(logLines(out).find((l) => l.msg === 'stopped')).toMatchObject({ reason: 'blog crash loop', exitCode: 69 });
-    } finally {
-      await api?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, 600_000);
 });
