@@ -3,8 +3,7 @@
 // source under tsx (node --import tsx src/main.ts). Each variant starts once to create and migrate
 // its data directory, then --runs more times, alternating (the build without --enable-source-maps
 // too, for what the source maps cost); the medians go in docs/performance.md,
-// "API start". Run `npm run build` first. Usage: tsx bench/api-start.ts [--runs 7] [--cms]
-// (--cms: BLOG_CMS_OPEN_AT_START at its default, true; otherwise false).
+// "API start". Run `npm run build` first. Usage: tsx bench/api-start.ts [--runs 7]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -12,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, cms: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' } } });
 const runs = Number(values.runs);
 
 const variants = {
@@ -49,7 +48,7 @@ async function startOnce(args: readonly string[], dataDir: string): Promise<Timi
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, [...args, '--role', 'api'], {
-    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', DATA_DIR: dataDir, GENERAL_PORT: String(port), BLOG_CMS_OPEN_AT_START: String(values.cms) },
+    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', DATA_DIR: dataDir, GENERAL_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
