@@ -29,6 +29,8 @@ export function createProgressUpkeep(deps: {
   quests: () => Promise<{ refs: readonly QuestRef[]; byId: (id: string) => QuestRef | undefined }>;
   metrics: QuestMetrics;
   logger: Logger;
+  /** After a refresh committed: the wallets whose stored progress it rewrote (null: every wallet, after a quest's rebuild). */
+  changed?: (players: readonly string[] | null) => void;
 }): ProgressUpkeep {
   const { db, metrics, logger } = deps;
   const pending = new Map<string, { ref: QuestRef; keys: Map<string, ProgressKey> }>();
@@ -52,7 +54,11 @@ export function createProgressUpkeep(deps: {
       const { byId } = await deps.quests();
       for (const [id, { ref, keys }] of work) {
         const now = byId(id);
-        if (now && now.quest.timePeriod === ref.quest.timePeriod) await refreshProgress(db, now, [...keys.values()]);
+        if (now && now.quest.timePeriod === ref.quest.timePeriod) {
+          const refreshed = [...keys.values()];
+          await refreshProgress(db, now, refreshed);
+          deps.changed?.(refreshed.map((k) => k.player));
+        }
       }
       metrics.progressUpdates.inc({ outcome: 'ok' });
     } catch (err) {
@@ -103,6 +109,7 @@ export function createProgressUpkeep(deps: {
       return (tail = tail.then(async () => {
         try {
           const written = await rebuildQuestProgress(db, ref);
+          deps.changed?.(null);
           logger.info({ quest: id, rows: written }, 'quest progress recomputed after an operator change');
         } catch (err) {
           metrics.progressUpdates.inc({ outcome: 'failed' });
