@@ -23,15 +23,15 @@ export interface BroadcastResults {
    * format itself (those with errors, and any result queued behind one, so order is kept).
    */
   subscribe(args: ExecutionArgs): Promise<SubscribeResult>;
-  /** Routes the shared results of the operation these arguments start to `sink` (it writes the subscriber's `next` frame). */
-  direct(args: ExecutionArgs, sink: (payloadJson: string) => void): void;
+  /** Routes the shared results of the operation these arguments start to `sink` (it writes the subscriber's `next` frame; the payload is the result's JSON in UTF-8). */
+  direct(args: ExecutionArgs, sink: (payloadJson: Buffer) => void): void;
 }
 
 /**
  * A room broadcast to 10,000 subscribers must not run 10,000 executions and serializations:
  * subscribers of the same document, operation and variables get the same result object for the
- * same event (the bus hands every local listener one frozen event), executed and serialized
- * once, and each subscriber's frame is that JSON in its own `next` envelope, written by its sink.
+ * same event (the bus hands every local listener one frozen event), executed, serialized and
+ * encoded to UTF-8 once, and each subscriber's frame is that JSON in its own `next` envelope, written by its sink.
  * Operations selecting any field not marked broadcast are executed per subscriber and event.
  * The source stream comes from graphql-js (`createSourceEventStream`); each event is executed
  * by `execute` (graphql-js's by default).
@@ -40,10 +40,10 @@ export function createBroadcastResults(opts: { onExecuted?: () => void; execute?
   const execute: EventExecutor = opts.execute ?? ((args, event) => executeWithGraphqlJs({ ...args, rootValue: event }));
   const eligible = new WeakMap<DocumentNode, Map<string | undefined, boolean>>();
   const documentIds = new WeakMap<DocumentNode, number>();
-  const json = new WeakMap<Result, string>();
+  const json = new WeakMap<Result, Buffer>();
   /** Per event: results by operation key (a promise while an asynchronous execution runs, so subscribers share it). */
   const results = new WeakMap<object, Map<string, Result | Promise<Result>>>();
-  const sinks = new WeakMap<ExecutionArgs, (payloadJson: string) => void>();
+  const sinks = new WeakMap<ExecutionArgs, (payloadJson: Buffer) => void>();
   let nextDocumentId = 0;
 
   function isBroadcast(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): boolean {
@@ -77,7 +77,7 @@ export function createBroadcastResults(opts: { onExecuted?: () => void; execute?
     if (!result) {
       opts.onExecuted?.();
       const shareable = (r: Result) => {
-        if (!r.errors?.length) json.set(r, JSON.stringify(r));
+        if (!r.errors?.length) json.set(r, Buffer.from(JSON.stringify(r)));
         return r;
       };
       const executed = execute(args, event);
@@ -139,8 +139,8 @@ const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => typeof (val
 function pumped(
   events: AsyncIterator<unknown>,
   resultOf: (event: unknown) => Result | Promise<Result>,
-  sharedJson: (result: Result) => string | undefined,
-  sink: (payloadJson: string) => void,
+  sharedJson: (result: Result) => Buffer | undefined,
+  sink: (payloadJson: Buffer) => void,
 ): AsyncIterableIterator<Result> {
   const queue: Result[] = [];
   let waiter: ((step: IteratorResult<Result>) => void) | undefined;

@@ -52,7 +52,7 @@ async function run(source: () => AsyncIterator<Tick>, publish: (n: number) => Pr
   const broadcast = createBroadcastResults();
   const args = { schema: schemaWith(source), document: parse('subscription { tick { n boom } }') };
   const seen: Seen = [];
-  broadcast.direct(args, (json) => seen.push({ via: 'sink', n: (JSON.parse(json) as { data: { tick: Tick } }).data.tick.n }));
+  broadcast.direct(args, (json) => seen.push({ via: 'sink', n: (JSON.parse(json.toString()) as { data: { tick: Tick } }).data.tick.n }));
   const iterator = (await broadcast.subscribe(args)) as AsyncIterableIterator<ExecutionResult<{ tick: Tick | null }>>;
   // graphql-ws's side: one result at a time, the next asked for only after the last one was "sent"
   const consumed = (async () => {
