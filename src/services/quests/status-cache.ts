@@ -24,6 +24,8 @@ export interface StatusCache {
 
 /** One wallet's check (the wallet is the outer key). The period start is part of it: a new period is a new key. */
 const keyOf = (c: StoredCheck): string => `${c.campaignSlug}\n${c.questKey}\n${c.timePeriod}\n${c.periodStart.getTime()}`;
+const sameQuestPeriod = (a: StoredCheck, b: StoredCheck): boolean =>
+  a.questKey === b.questKey && a.campaignSlug === b.campaignSlug && a.timePeriod === b.timePeriod && a.periodStart.getTime() === b.periodStart.getTime();
 
 /**
  * The per-process cache of quest status reads, per wallet. A wallet's entry is dropped when its
@@ -35,14 +37,25 @@ const keyOf = (c: StoredCheck): string => `${c.campaignSlug}\n${c.questKey}\n${c
  * request's abort signal.
  */
 export function createStatusCache(opts: { ttlMs?: number; maxWallets?: number } = {}): StatusCache {
-  const wallets = new LRUCache<string, Map<string, StoredState>>({ max: opts.maxWallets ?? MAX_WALLETS, ttl: opts.ttlMs ?? STATUS_CACHE_TTL_MS });
+  const ttlMs = opts.ttlMs ?? STATUS_CACHE_TTL_MS;
+  // The expiry is checked here, once per read (lru-cache's own TTL costs a clock read and a check per lookup).
+  const wallets = new LRUCache<string, { expiresAt: number; states: Map<string, StoredState> }>({ max: opts.maxWallets ?? MAX_WALLETS });
   let epoch = 0;
 
-  function keep(player: string, key: string, state: StoredState): void {
-    const states = wallets.get(player);
+  /** The wallet's states while they are fresh. */
+  function statesOf(player: string, now: number): Map<string, StoredState> | undefined {
+    const entry = wallets.get(player);
+    if (!entry) return undefined;
+    if (entry.expiresAt > now) return entry.states;
+    wallets.delete(player);
+    return undefined;
+  }
+
+  function keep(player: string, key: string, state: StoredState, now: number): void {
+    const states = statesOf(player, now);
     // An entry's TTL runs from its first fill: later checks of the wallet expire with it.
     if (states) states.set(key, state);
-    else wallets.set(player, new Map([[key, state]]));
+    else wallets.set(player, { expiresAt: now + ttlMs, states: new Map([[key, state]]) });
   }
 
   return {
@@ -51,9 +64,14 @@ export function createStatusCache(opts: { ttlMs?: number; maxWallets?: number } 
       const missing: StoredCheck[] = [];
       const missingKeys: string[] = [];
       const missingAt: number[] = [];
+      const now = performance.now();
+      // A batch usually checks one or a few quests: each quest's part of the key is built once.
+      let lastQuest: StoredCheck | undefined;
+      let lastKey = '';
       checks.forEach((c, i) => {
-        const key = keyOf(c);
-        const known = wallets.get(c.player)?.get(key);
+        if (!lastQuest || !sameQuestPeriod(c, lastQuest)) [lastQuest, lastKey] = [c, keyOf(c)];
+        const key = lastKey;
+        const known = statesOf(c.player, now)?.get(key);
         if (known) out[i] = known;
         else {
           missing.push(c);
@@ -65,9 +83,10 @@ export function createStatusCache(opts: { ttlMs?: number; maxWallets?: number } 
       const started = epoch;
       const states = await load(missing);
       const kept = epoch === started;
+      const filledAt = performance.now();
       missing.forEach((c, n) => {
         out[missingAt[n]] = states[n];
-        if (kept) keep(c.player, missingKeys[n], states[n]);
+        if (kept) keep(c.player, missingKeys[n], states[n], filledAt);
       });
       return out;
     },
