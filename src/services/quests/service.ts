@@ -168,7 +168,7 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
   function walletsChanged(players: readonly string[] | null): void {
     if (players) statusCache.drop(players);
     else statusCache.clear();
-    deps.bus?.publish(progressChanged, { players: players && [...new Set(players)] }).catch((err: unknown) => logger.warn({ err }, 'quest progress change not announced; other replicas read it within 5 s'));
+    deps.bus?.publish(progressChanged, { players: players && [...players] }).catch((err: unknown) => logger.warn({ err }, 'quest progress change not announced; other replicas read it within 5 s'));
   }
 
   const upkeep = createProgressUpkeep({

@@ -49,15 +49,16 @@ export function createProgressUpkeep(deps: {
     const work = [...pending.entries()];
     pending.clear();
     const stopTimer = metrics.evaluation.startTimer({ operation: 'progress', mode: 'indexed' });
+    /** Wallets whose progress a committed refresh of this pass rewrote: announced once, at the end (also when a later quest failed). */
+    const rewritten = new Set<string>();
     try {
       // Refreshed with the definitions of now: an operator may have edited a quest since its keys were added.
       const { byId } = await deps.quests();
       for (const [id, { ref, keys }] of work) {
         const now = byId(id);
         if (now && now.quest.timePeriod === ref.quest.timePeriod) {
-          const refreshed = [...keys.values()];
-          await refreshProgress(db, now, refreshed);
-          deps.changed?.(refreshed.map((k) => k.player));
+          await refreshProgress(db, now, [...keys.values()]);
+          for (const key of keys.values()) rewritten.add(key.player);
         }
       }
       metrics.progressUpdates.inc({ outcome: 'ok' });
@@ -65,6 +66,7 @@ export function createProgressUpkeep(deps: {
       metrics.progressUpdates.inc({ outcome: 'failed' });
       logger.warn({ err, quests: work.map(([id]) => id) }, 'quest progress upkeep failed; `npm run quests:rebuild -- --apply` repairs it');
     } finally {
+      if (rewritten.size > 0) deps.changed?.([...rewritten]);
       stopTimer();
     }
   }
