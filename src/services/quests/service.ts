@@ -155,9 +155,9 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
 
   /** Status reads, the list and the upkeep read the stored catalogue through this copy; a claim reads its rows fresh. */
   const cache = createCatalogueCache({ load: () => loadCatalogue(deps.db, logger), ttlMs: CATALOGUE_READ_TTL_MS });
-  // An edit on any replica bumps `quests`: this copy drops before a response cached under the new generation can be built from it.
-  /** Status reads' stored progress and claims per wallet (./status-cache.ts), dropped by `changed`, by other replicas' announcements and by an edit. */
+  /** Status reads' stored progress and claims per wallet (./status-cache.ts), dropped by `walletsChanged`, by other replicas' announcements and by an edit. */
   const statusCache = createStatusCache({ ttlMs: deps.statusCacheTtlMs });
+  // An edit on any replica bumps `quests`: these copies drop before a response cached under the new generation can be built from them.
   deps.readCache?.onBump('quests', () => {
     cache.invalidate();
     statusCache.clear();

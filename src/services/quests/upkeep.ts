@@ -29,7 +29,7 @@ export function createProgressUpkeep(deps: {
   quests: () => Promise<{ refs: readonly QuestRef[]; byId: (id: string) => QuestRef | undefined }>;
   metrics: QuestMetrics;
   logger: Logger;
-  /** After a refresh committed: the wallets whose stored progress it rewrote (null: every wallet, after a quest's rebuild). */
+  /** After a pass, the wallets whose stored progress its committed refreshes rewrote; null (every wallet) after a quest's rebuild. */
   changed?: (players: readonly string[] | null) => void;
 }): ProgressUpkeep {
   const { db, metrics, logger } = deps;
