@@ -98,8 +98,9 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
       plans.set(args, { documentKey: prepared.documentKey, operationName: prepared.operation.name?.value });
       const socket = ctx.extra.socket;
       if (socket) {
-        const envelope = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
-        broadcast.direct(args, socketFrameSink(socket, envelope, () => opts.metrics.slowConsumerDrops.inc({ transport: 'graphql-ws' })));
+        // The upgraded request's socket is the stream `ws` writes to (absent for Fastify's injected test sockets: `ws` then sends).
+        const stream = ctx.extra.request.raw.socket ?? null;
+        broadcast.direct(args, socketFrameSink(socket, stream, id, () => opts.metrics.slowConsumerDrops.inc({ transport: 'graphql-ws' })));
       }
       return args;
     },

@@ -52,7 +52,7 @@ async function run(source: () => AsyncIterator<Tick>, publish: (n: number) => Pr
   const broadcast = createBroadcastResults();
   const args = { schema: schemaWith(source), document: parse('subscription { tick { n boom } }') };
   const seen: Seen = [];
-  broadcast.direct(args, (json) => seen.push({ via: 'sink', n: (JSON.parse(json) as { data: { tick: Tick } }).data.tick.n }));
+  broadcast.direct(args, (json) => seen.push({ via: 'sink', n: (JSON.parse(json.toString()) as { data: { tick: Tick } }).data.tick.n }));
   const iterator = (await broadcast.subscribe(args)) as AsyncIterableIterator<ExecutionResult<{ tick: Tick | null }>>;
   // graphql-ws's side: one result at a time, the next asked for only after the last one was "sent"
   const consumed = (async () => {
@@ -115,5 +115,64 @@ describe('broadcast results: sink and iterator keep event order', () => {
     );
     expect(inOrder(seen)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(seen.filter((s) => s.error).map((s) => s.error)).toEqual(['boom 3', 'boom 6']);
+  });
+});
+
+describe('broadcast results: asynchronous executions (a type-graphql resolver with arguments is asynchronous)', () => {
+  it('are executed once per event for every subscriber and delivered in event order, also when a later one settles first', async () => {
+    const store = createMemoryStore({ logger: testLogger });
+    const bus = createBus(store, { logger: testLogger });
+    const ticks = defineChannel<Tick>('slow-ticks');
+    const streams = [bus.stream(ticks), bus.stream(ticks)];
+    await Promise.all(streams.map((s) => s.ready));
+    let next = 0;
+    const schema = new GraphQLSchema({
+      query: new GraphQLObjectType({ name: 'Query', fields: { ok: { type: GraphQLInt } } }),
+      subscription: new GraphQLObjectType({
+        name: 'Subscription',
+        fields: {
+          tick: {
+            type: new GraphQLObjectType({
+              name: 'SlowTick',
+              fields: {
+                n: { type: GraphQLInt },
+                // odd ticks take longer, so tick 2 settles before tick 1; ticks 3 and 6 reject
+                slow: {
+                  type: GraphQLInt,
+                  resolve: (t: Tick) =>
+                    new Promise((resolve, reject) => setTimeout(() => (t.n % 3 === 0 ? reject(new Error(`slow boom ${t.n}`)) : resolve(t.n)), t.n % 2 ? 30 : 1)),
+                },
+              },
+            }),
+            extensions: { [BROADCAST_EXTENSION]: true },
+            subscribe: () => ({ [Symbol.asyncIterator]: () => streams[next++]! }),
+            resolve: (t: Tick) => t,
+          },
+        },
+      }),
+    });
+    let executions = 0;
+    const broadcast = createBroadcastResults({ onExecuted: () => executions++ });
+    const document = parse('subscription { tick { n slow } }');
+    const subscribers = [0, 1].map(() => {
+      const args = { schema, document };
+      const seen: Seen = [];
+      broadcast.direct(args, (json) => seen.push({ via: 'sink', n: (JSON.parse(json.toString()) as { data: { tick: Tick } }).data.tick.n }));
+      return { args, seen };
+    });
+    const iterators = await Promise.all(subscribers.map((s) => broadcast.subscribe(s.args) as Promise<AsyncIterableIterator<ExecutionResult<{ tick: Tick | null }>>>));
+    const consumed = iterators.map(async (iterator, i) => {
+      for await (const result of iterator) subscribers[i]!.seen.push({ via: 'iterator', n: (result.data?.tick as Tick | null)?.n, ...(result.errors ? { error: result.errors[0]!.message } : {}) });
+    });
+    for (let n = 1; n <= 7; n++) await bus.publish(ticks, { n });
+    for (let i = 0; i < 400 && !subscribers.every((s) => s.seen.length === 7); i++) await new Promise((r) => setTimeout(r, 5));
+    for (const { seen } of subscribers) {
+      expect(inOrder(seen)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(seen.filter((s) => s.error).map((s) => s.error)).toEqual(['slow boom 3', 'slow boom 6']);
+    }
+    expect(executions).toBe(7);
+    await Promise.all(iterators.map((it) => it.return!()));
+    await Promise.all(consumed);
+    await store.close();
   });
 });

@@ -6,7 +6,7 @@ import { AppError, type ErrorCode } from '../../errors';
 import { suiAddress } from '../../input/sui-address';
 import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
-import type { SharedStore } from '../../store';
+import { defineChannel, type Bus, type SharedStore } from '../../store';
 import type { Hooks } from '../hooks';
 import { chargeRate, isOverLimit, rateLimited } from '../../store/rate-limit';
 import type { LeaderboardService } from '../leaderboards';
@@ -37,6 +37,7 @@ import { loadCatalogue, readCampaignQuest, type StoredCampaign, type StoredQuest
 import { seedCatalogue, type SeedResult } from './seed';
 import { createQuestMetrics } from './metrics';
 import { liveProgress, readStored, type ProgressKey } from './progress';
+import { createStatusCache } from './status-cache';
 import { createProgressUpkeep } from './upkeep';
 
 /** Most checks one batch status request may carry. */
@@ -46,6 +47,12 @@ export const MAX_STATUS_CHECKS = 50;
  * announcement (edits announce themselves to every replica at once; the catalogue's own cache hint is 10 s).
  */
 const CATALOGUE_READ_TTL_MS = 5_000;
+/**
+ * Published after a wallet's stored progress or claims changed (the upkeep's refresh, a claim;
+ * `players: null` after a quest's whole progress was recomputed): every replica drops those
+ * wallets' cached status reads.
+ */
+const progressChanged = defineChannel<{ players: string[] | null }>('quests:progress:changed');
 
 /** The operators' side: campaigns and quests as data, each edit versioned and audited, seen by every replica at once. */
 export interface QuestAdminService {
@@ -101,6 +108,10 @@ export interface QuestServiceDeps {
   audit?: Pick<AuditLog, 'audited'>;
   /** The `quests` generation: bumped by an edit (cached responses and every replica's catalogue copy drop at once). */
   readCache?: Pick<ReadCacheService, 'bump' | 'onBump'>;
+  /** Where changed wallets are announced to the other replicas (their cached status reads drop); without it only this process's cache drops. */
+  bus?: Pick<Bus, 'publish' | 'listen'>;
+  /** Test seam: how long a wallet's cached status reads live without a change announced (default STATUS_CACHE_TTL_MS). */
+  statusCacheTtlMs?: number;
 }
 
 const slug = campaignSlug;
@@ -144,8 +155,21 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
 
   /** Status reads, the list and the upkeep read the stored catalogue through this copy; a claim reads its rows fresh. */
   const cache = createCatalogueCache({ load: () => loadCatalogue(deps.db, logger), ttlMs: CATALOGUE_READ_TTL_MS });
-  // An edit on any replica bumps `quests`: this copy drops before a response cached under the new generation can be built from it.
-  deps.readCache?.onBump('quests', () => cache.invalidate());
+  /** Status reads' stored progress and claims per wallet (./status-cache.ts), dropped by `walletsChanged`, by other replicas' announcements and by an edit. */
+  const statusCache = createStatusCache({ ttlMs: deps.statusCacheTtlMs });
+  // An edit on any replica bumps `quests`: these copies drop before a response cached under the new generation can be built from them.
+  deps.readCache?.onBump('quests', () => {
+    cache.invalidate();
+    statusCache.clear();
+  });
+  let unlisten: (() => Promise<void>) | null = null;
+
+  /** After a progress or claim write committed here: this replica's cached statuses of `players` (null: all) drop at once, the others' when the bus delivers. */
+  function walletsChanged(players: readonly string[] | null): void {
+    if (players) statusCache.drop(players);
+    else statusCache.clear();
+    deps.bus?.publish(progressChanged, { players: players && [...players] }).catch((err: unknown) => logger.warn({ err }, 'quest progress change not announced; other replicas read it within 5 s'));
+  }
 
   const upkeep = createProgressUpkeep({
     db: deps.db,
@@ -162,6 +186,7 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
     },
     metrics,
     logger,
+    changed: walletsChanged,
   });
   const unsubscribe = [
     deps.hooks?.on('chainIndexed', ({ kind, events }) => upkeep.afterIndexed(kind, events)),
@@ -234,6 +259,16 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
     player: string;
   }
 
+  /** What every check of one quest shares in one evaluation: its period now, its lifecycle, its target. */
+  interface QuestNow {
+    periodStart: Date;
+    periodEnd: Date;
+    periodStartText: string;
+    periodEndText: string;
+    lifecycle: QuestLifecycle;
+    target: string;
+  }
+
   async function evaluate(entry: { campaign: StoredCampaign; quests: readonly QuestDefinition[] }, checks: readonly Check[], operation: string, opts?: QueryOptions): Promise<QuestStatus[]> {
     const { campaign } = entry;
     const now = clock();
@@ -241,16 +276,23 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
     for (const c of checks) {
       if (!c.quest.modes.includes(c.mode)) throw new AppError('VALIDATION_FAILED', `Quest "${c.quest.key}" supports modes ${c.quest.modes.join(', ')}`, { issues: [{ path: '/mode', message: `one of ${c.quest.modes.join(', ')}` }] });
     }
-    const periods = checks.map((c) => {
-      const start = periodStartOf(c.quest.timePeriod, now);
-      return { start, end: periodEndOf(c.quest.timePeriod, start) };
+    // A batch usually checks a few quests for many wallets: each quest's period, lifecycle and texts once.
+    const byQuest = new Map<QuestDefinition, QuestNow>();
+    const perCheck = checks.map((c) => {
+      let q = byQuest.get(c.quest);
+      if (!q) {
+        const start = periodStartOf(c.quest.timePeriod, now);
+        const end = periodEndOf(c.quest.timePeriod, start);
+        q = { periodStart: start, periodEnd: end, periodStartText: start.toISOString(), periodEndText: end.toISOString(), lifecycle: lifecycleOf(c.quest, campaign, now), target: c.quest.target.toString() };
+        byQuest.set(c.quest, q);
+      }
+      return q;
     });
     const stopTimer = metrics.evaluation.startTimer({ operation, mode: checks.every((c) => c.mode === 'indexed') ? 'indexed' : 'live' });
     try {
-      const stored = await readStored(
-        deps.db,
-        checks.map((c, i) => ({ campaignSlug: campaign.slug, questKey: c.quest.key, timePeriod: c.quest.timePeriod, player: c.player, periodStart: periods[i].start })),
-        opts,
+      const stored = await statusCache.read(
+        checks.map((c, i) => ({ campaignSlug: campaign.slug, questKey: c.quest.key, timePeriod: c.quest.timePeriod, player: c.player, periodStart: perCheck[i].periodStart })),
+        (missing) => readStored(deps.db, missing, opts),
       );
       const progress = stored.map((s) => s.progress ?? '0');
       // `live`: the same evaluator over the event tables, one statement per distinct quest.
@@ -258,13 +300,13 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
       checks.forEach((c, i) => c.mode === 'live' && liveByQuest.set(c.quest, [...(liveByQuest.get(c.quest) ?? []), i]));
       await Promise.all(
         [...liveByQuest].map(async ([quest, indexes]) => {
-          const keys: ProgressKey[] = indexes.map((i) => ({ player: checks[i].player, periodStart: periods[i].start, periodEnd: periods[i].end }));
+          const keys: ProgressKey[] = indexes.map((i) => ({ player: checks[i].player, periodStart: perCheck[i].periodStart, periodEnd: perCheck[i].periodEnd }));
           const values = await liveProgress(deps.db, quest, keys, opts);
           indexes.forEach((i, n) => (progress[i] = values[n]));
         }),
       );
       return checks.map((c, i) => {
-        const lifecycle = lifecycleOf(c.quest, campaign, now);
+        const { lifecycle } = perCheck[i];
         const completed = BigInt(progress[i]) >= c.quest.target;
         const claimed = stored[i].claimedAt !== null;
         const reason: NotClaimableReason | null =
@@ -275,11 +317,11 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
           mode: c.mode,
           player: c.player,
           timePeriod: c.quest.timePeriod,
-          periodStart: periods[i].start.toISOString(),
-          periodEnd: periods[i].end.toISOString(),
+          periodStart: perCheck[i].periodStartText,
+          periodEnd: perCheck[i].periodEndText,
           lifecycle,
           progress: progress[i],
-          target: c.quest.target.toString(),
+          target: perCheck[i].target,
           completed,
           claimed,
           claimedAt: stored[i].claimedAt?.toISOString() ?? null,
@@ -379,6 +421,8 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
         const created = await seed({ campaigns: false });
         if (created.quests.length) logger.info({ quests: created.quests }, 'quests: added the default quests missing from the database');
       }
+      // Other replicas' progress and claim writes drop this replica's cached statuses of those wallets.
+      unlisten = (await deps.bus?.listen(progressChanged, ({ players }) => (players ? statusCache.drop(players) : statusCache.clear()))) ?? null;
       await observeAll();
       const every = deps.lifecycleIntervalMs ?? 60_000;
       if (every > 0) {
@@ -392,6 +436,8 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
       if (lifecycleTimer) clearInterval(lifecycleTimer);
       lifecycleTimer = null;
       unsubscribe.forEach((off) => off?.());
+      await unlisten?.();
+      unlisten = null;
       await upkeep.settled();
     },
     async list() {
@@ -496,6 +542,7 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
         }
         if (outcome.outcome === 'duplicate') refuse('duplicate', 'DUPLICATE_CLAIM', `Quest "${quest.key}" was already claimed for the period starting ${period.periodStart}`, { ...where, periodStart: period.periodStart });
 
+        walletsChanged([wallet]);
         metrics.claims.inc({ campaign: campaign.slug, quest: quest.key });
         logger.info({ ...where, player: wallet, periodStart: period.periodStart, xpReward: quest.xpReward, totalXp: outcome.totalXp }, 'quest claimed');
         deps.leaderboards.invalidate().catch((err: unknown) => logger.warn({ err }, 'leaderboard cache invalidation after a claim failed'));

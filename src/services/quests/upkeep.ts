@@ -29,6 +29,8 @@ export function createProgressUpkeep(deps: {
   quests: () => Promise<{ refs: readonly QuestRef[]; byId: (id: string) => QuestRef | undefined }>;
   metrics: QuestMetrics;
   logger: Logger;
+  /** After a pass, the wallets whose stored progress its committed refreshes rewrote; null (every wallet) after a quest's rebuild. */
+  changed?: (players: readonly string[] | null) => void;
 }): ProgressUpkeep {
   const { db, metrics, logger } = deps;
   const pending = new Map<string, { ref: QuestRef; keys: Map<string, ProgressKey> }>();
@@ -47,18 +49,24 @@ export function createProgressUpkeep(deps: {
     const work = [...pending.entries()];
     pending.clear();
     const stopTimer = metrics.evaluation.startTimer({ operation: 'progress', mode: 'indexed' });
+    /** Wallets whose progress a committed refresh of this pass rewrote: announced once, at the end (also when a later quest failed). */
+    const rewritten = new Set<string>();
     try {
       // Refreshed with the definitions of now: an operator may have edited a quest since its keys were added.
       const { byId } = await deps.quests();
       for (const [id, { ref, keys }] of work) {
         const now = byId(id);
-        if (now && now.quest.timePeriod === ref.quest.timePeriod) await refreshProgress(db, now, [...keys.values()]);
+        if (now && now.quest.timePeriod === ref.quest.timePeriod) {
+          await refreshProgress(db, now, [...keys.values()]);
+          for (const key of keys.values()) rewritten.add(key.player);
+        }
       }
       metrics.progressUpdates.inc({ outcome: 'ok' });
     } catch (err) {
       metrics.progressUpdates.inc({ outcome: 'failed' });
       logger.warn({ err, quests: work.map(([id]) => id) }, 'quest progress upkeep failed; `npm run quests:rebuild -- --apply` repairs it');
     } finally {
+      if (rewritten.size > 0) deps.changed?.([...rewritten]);
       stopTimer();
     }
   }
@@ -103,6 +111,7 @@ export function createProgressUpkeep(deps: {
       return (tail = tail.then(async () => {
         try {
           const written = await rebuildQuestProgress(db, ref);
+          deps.changed?.(null);
           logger.info({ quest: id, rows: written }, 'quest progress recomputed after an operator change');
         } catch (err) {
           metrics.progressUpdates.inc({ outcome: 'failed' });
