@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RpcError } from '@mysten/sui/grpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGrpcWebClient } from '../../src/indexer/sources/grpc-web.js';
+import { createGrpcWebClient } from '../../src/providers/sui-grpc-web.js';
 
 // The event source's gRPC-web calls against a plain HTTP server that answers as a full node's
 // gRPC-web endpoint would: statuses in headers or trailers, HTTP errors, broken connections.

@@ -1,6 +1,6 @@
 import { GrpcTypes } from '@mysten/sui/grpc';
 import { describe, expect, it } from 'vitest';
-import { readListEventsFrame, readTransactionTimes, WireError } from '../../src/indexer/sources/grpc-wire.js';
+import { readListEventsFrame, readTransactionTimes, WireError, writeBatchGetTransactionsRequest } from '../../src/indexer/sources/grpc-wire.js';
 
 // The indexer's own decoding of the two responses it reads per page, checked against messages
 // encoded by the SDK's generated types (the same field numbers a full node uses).
@@ -52,12 +52,13 @@ describe('gRPC wire decoding', () => {
     });
     const frame = readListEventsFrame(bytes);
     expect(frame.event).toEqual({
-      sender: '0x' + 'cd'.repeat(32),
-      eventType: '0x2::game::BetResultEvent',
-      json: JSON_CONTENTS,
+      txDigest: 'Fq1TPdS5dtXKd6S8KDCswUrkfrMoKSnPkHaEmYaB8Dxo',
+      eventSeq: 3,
       checkpoint: 123_456_789,
-      transactionDigest: 'Fq1TPdS5dtXKd6S8KDCswUrkfrMoKSnPkHaEmYaB8Dxo',
-      eventIndex: 3,
+      timestampMs: undefined,
+      sender: '0x' + 'cd'.repeat(32),
+      type: '0x2::game::BetResultEvent',
+      json: JSON_CONTENTS,
     });
     expect([...frame.watermarkCursor!]).toEqual([...cursor]);
     expect(frame.endReason).toBeUndefined();
@@ -73,12 +74,12 @@ describe('gRPC wire decoding', () => {
     const first = GrpcTypes.ListEventsResponse.toBinary({ event: { sender: '0x1', json: value({ a: '1' }) }, watermark: { cursor: new Uint8Array([1]) } });
     const end = GrpcTypes.ListEventsResponse.toBinary({ end: { reason: GrpcTypes.QueryEndReason.ITEM_LIMIT } });
     const frame = readListEventsFrame(Buffer.concat([first, end]));
-    expect(frame.event).toEqual({ sender: '0x1', json: { a: '1' } });
+    expect(frame.event).toMatchObject({ sender: '0x1', json: { a: '1' } });
     expect(frame.endReason).toBe(GrpcTypes.QueryEndReason.ITEM_LIMIT);
     // Two parts of one event: scalars from the later part, structs merged.
     const a = GrpcTypes.ListEventsResponse.toBinary({ event: { eventIndex: 1, json: value({ x: '1', y: '2' }) } });
     const b = GrpcTypes.ListEventsResponse.toBinary({ event: { eventIndex: 2, json: value({ y: '3' }) } });
-    expect(readListEventsFrame(Buffer.concat([a, b])).event).toEqual({ eventIndex: 2, json: { x: '1', y: '3' } });
+    expect(readListEventsFrame(Buffer.concat([a, b])).event).toMatchObject({ eventSeq: 2, json: { x: '1', y: '3' } });
   });
 
   it('reads the end of a stream with no event and no reason', () => {
@@ -97,6 +98,19 @@ describe('gRPC wire decoding', () => {
       ],
     });
     expect(readTransactionTimes(bytes)).toEqual([{ digest: 'A', timestampMs: 1_764_201_600_123 }, null, { digest: 'C' }]);
+  });
+
+  it('reads each event type right when types change from one frame to the next', () => {
+    const types = ['0x2::a::A', '0x2::a::A', '0x2::b::Bé', '0x2::a::A', '0x2::b::Bé'];
+    const read = types.map((eventType) => readListEventsFrame(GrpcTypes.ListEventsResponse.toBinary({ event: { eventType } })).event!.type);
+    expect(read).toEqual(types);
+  });
+
+  it('encodes a BatchGetTransactions request as the SDK reads it', () => {
+    const digests = ['Fq1TPdS5dtXKd6S8KDCswUrkfrMoKSnPkHaEmYaB8Dxo', 'x'.repeat(200), ''];
+    const bytes = writeBatchGetTransactionsRequest(digests, ['digest', 'timestamp']);
+    expect(GrpcTypes.BatchGetTransactionsRequest.fromBinary(bytes)).toEqual({ digests, readMask: { paths: ['digest', 'timestamp'] } });
+    expect(GrpcTypes.BatchGetTransactionsRequest.fromBinary(writeBatchGetTransactionsRequest([], []))).toEqual({ digests: [], readMask: { paths: [] } });
   });
 
   it('refuses truncated and malformed input', () => {

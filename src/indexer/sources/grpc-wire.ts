@@ -9,15 +9,20 @@
  * merge as protobuf says (the last scalar wins, messages merge).
  */
 
-/** An Event's fields the indexer reads (the others are skipped). */
+/**
+ * An Event's fields the indexer reads (the others are skipped), named as the sources' raw event
+ * (./normalize.ts) so it is checked and normalized as it is; `timestampMs` is the source's to set
+ * (events carry none on this transport).
+ */
 export interface WireEvent {
-  sender?: string;
-  eventType?: string;
+  txDigest: string | undefined;
+  eventSeq: number | undefined;
+  checkpoint: number | bigint | undefined;
+  timestampMs: number | undefined;
+  sender: string | undefined;
+  type: string | undefined;
   /** `json` as plain JSON (`google.protobuf.Value` → its JSON form); undefined when absent. */
-  json?: unknown;
-  checkpoint?: number | bigint;
-  transactionDigest?: string;
-  eventIndex?: number;
+  json: unknown;
 }
 
 export interface ListEventsFrame {
@@ -92,6 +97,18 @@ class Reader {
     const text = this.buf.toString('utf8', this.pos, stop);
     this.pos = stop;
     return text;
+  }
+
+  /** A string that is often the same as the last one read through `memo` (one page's event type): that string again, not a copy. */
+  memoString(end: number, memo: { bytes: Buffer; text: string }): string {
+    const stop = this.delimited(end);
+    const length = stop - this.pos;
+    if (length !== memo.bytes.length || this.buf.compare(memo.bytes, 0, length, this.pos, stop) !== 0) {
+      memo.bytes = Buffer.from(this.buf.subarray(this.pos, stop));
+      memo.text = this.buf.toString('utf8', this.pos, stop);
+    }
+    this.pos = stop;
+    return memo.text;
   }
 
   bytes(end: number): Uint8Array {
@@ -197,6 +214,10 @@ function readList(r: Reader, end: number, out: unknown[]): unknown[] {
   return out;
 }
 
+const lastType = { bytes: Buffer.alloc(0), text: '' };
+
+const emptyEvent = (): WireEvent => ({ txDigest: undefined, eventSeq: undefined, checkpoint: undefined, timestampMs: undefined, sender: undefined, type: undefined, json: undefined });
+
 /** `sui.rpc.v2.Event`: 3 sender, 4 event_type, 6 json, 7 checkpoint, 8 transaction_digest, 10 event_index. */
 function readEvent(r: Reader, end: number, out: WireEvent): WireEvent {
   while (r.pos < end) {
@@ -206,7 +227,7 @@ function readEvent(r: Reader, end: number, out: WireEvent): WireEvent {
         out.sender = r.string(end);
         break;
       case (4 << 3) | BYTES:
-        out.eventType = r.string(end);
+        out.type = r.memoString(end, lastType);
         break;
       case (6 << 3) | BYTES:
         out.json = readValue(r, r.delimited(end), out.json);
@@ -215,10 +236,10 @@ function readEvent(r: Reader, end: number, out: WireEvent): WireEvent {
         out.checkpoint = r.uint64(end);
         break;
       case (8 << 3) | BYTES:
-        out.transactionDigest = r.string(end);
+        out.txDigest = r.string(end);
         break;
       case (10 << 3) | VARINT:
-        out.eventIndex = r.uint(end) >>> 0;
+        out.eventSeq = r.uint(end) >>> 0;
         break;
       default:
         r.skip(tag & 7, end);
@@ -247,7 +268,7 @@ export function readListEventsFrame(bytes: Uint8Array): ListEventsFrame {
     const tag = r.uint(end);
     switch (tag) {
       case (1 << 3) | BYTES:
-        out.event = readEvent(r, r.delimited(end), out.event ?? {});
+        out.event = readEvent(r, r.delimited(end), out.event ?? emptyEvent());
         break;
       case (2 << 3) | BYTES: {
         const cursor = readFirstField(r, r.delimited(end), BYTES);
@@ -318,4 +339,52 @@ export function readTransactionTimes(bytes: Uint8Array): (TransactionTime | null
     out.push(result);
   }
   return out;
+}
+
+/** Bytes of a varint. */
+function varintLength(n: number): number {
+  let length = 1;
+  while (n >= 0x80) {
+    n = Math.floor(n / 128);
+    length++;
+  }
+  return length;
+}
+
+function writeVarint(buf: Buffer, at: number, n: number): number {
+  while (n >= 0x80) {
+    buf[at++] = (n & 0x7f) | 0x80;
+    n = Math.floor(n / 128);
+  }
+  buf[at++] = n;
+  return at;
+}
+
+/** Encoded size of a repeated string field (number below 16) whose values have these UTF-8 lengths. */
+const repeatedSize = (lengths: number[]): number => lengths.reduce((n, l) => n + 1 + varintLength(l) + l, 0);
+
+function writeRepeated(buf: Buffer, at: number, field: number, values: readonly string[], lengths: number[]): number {
+  values.forEach((value, i) => {
+    buf[at++] = (field << 3) | BYTES;
+    at = writeVarint(buf, at, lengths[i]);
+    at += buf.write(value, at, 'utf8');
+  });
+  return at;
+}
+
+/**
+ * `BatchGetTransactionsRequest` (1: repeated digests, 2: read_mask, a FieldMask of 1: repeated
+ * paths), encoded directly: the generated type's writer encodes each of a page's hundreds of
+ * digests through a TextEncoder call.
+ */
+export function writeBatchGetTransactionsRequest(digests: readonly string[], paths: readonly string[]): Buffer {
+  const digestLengths = digests.map((d) => Buffer.byteLength(d, 'utf8'));
+  const pathLengths = paths.map((p) => Buffer.byteLength(p, 'utf8'));
+  const maskSize = repeatedSize(pathLengths);
+  const buf = Buffer.allocUnsafe(repeatedSize(digestLengths) + 1 + varintLength(maskSize) + maskSize);
+  let at = writeRepeated(buf, 0, 1, digests, digestLengths);
+  buf[at++] = (2 << 3) | BYTES;
+  at = writeVarint(buf, at, maskSize);
+  at = writeRepeated(buf, at, 1, paths, pathLengths);
+  return buf.subarray(0, at);
 }

@@ -1,6 +1,6 @@
 import { GrpcTypes, RpcError } from '@mysten/sui/grpc';
-import { createGrpcWebClient } from './grpc-web.js';
-import { readListEventsFrame, readTransactionTimes, type WireEvent } from './grpc-wire.js';
+import { createGrpcWebClient } from '../../providers/sui-grpc-web.js';
+import { readListEventsFrame, readTransactionTimes, writeBatchGetTransactionsRequest, type WireEvent } from './grpc-wire.js';
 import { toChainEvent } from './normalize.js';
 import { EventSourceError, type EventPage, type EventSource, type ListEventsInput } from './types.js';
 
@@ -65,7 +65,7 @@ export function createGrpcEventSource(options: GrpcEventSourceOptions): EventSou
     const out = new Map<string, number>();
     let entries;
     try {
-      const request = GrpcTypes.BatchGetTransactionsRequest.toBinary({ digests, readMask: { paths: ['digest', 'timestamp'] } });
+      const request = writeBatchGetTransactionsRequest(digests, ['digest', 'timestamp']);
       const [response] = await client.call('sui.rpc.v2.LedgerService/BatchGetTransactions', request, signal);
       entries = response ? readTransactionTimes(response) : [];
     } catch (error) {
@@ -77,50 +77,45 @@ export function createGrpcEventSource(options: GrpcEventSourceOptions): EventSou
     return out;
   }
 
-  /** The time of each transaction (missing when the node has none); a failed or empty lookup is not kept. */
-  async function timestamps(digests: Iterable<string>, signal: AbortSignal | undefined): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
-    const waiting = new Map<string, Promise<Map<string, number>>>();
-    const missing: string[] = [];
-    const seen = new Set<string>();
-    for (const digest of digests) {
-      if (seen.has(digest)) continue;
-      seen.add(digest);
+  /**
+   * Sets each event's `timestampMs` to its transaction's time (left unset when the node has none):
+   * from the settled times, else from a lookup another page has in flight, else from one lookup
+   * of this page's other transactions. A failed or empty lookup is not kept.
+   */
+  async function stampTimes(events: WireEvent[], signal: AbortSignal | undefined): Promise<void> {
+    const missing = new Set<string>();
+    for (const event of events) {
+      const digest = event.txDigest;
+      if (!digest) continue;
       const known = txTimes.get(digest);
-      if (known !== undefined) {
-        out.set(digest, known);
-        continue;
-      }
-      const pending = inFlight.get(digest);
-      if (pending) waiting.set(digest, pending);
-      else missing.push(digest);
+      if (known !== undefined) event.timestampMs = known;
+      else if (!inFlight.has(digest)) missing.add(digest);
     }
-    if (missing.length > 0) {
-      const lookup = fetchTimestamps(missing, signal);
-      const settle = () => missing.forEach((digest) => inFlight.get(digest) === lookup && inFlight.delete(digest));
+    if (missing.size > 0) {
+      const digests = [...missing];
+      const lookup = fetchTimestamps(digests, signal);
+      const settle = () => digests.forEach((digest) => inFlight.get(digest) === lookup && inFlight.delete(digest));
       lookup.then((found) => {
         for (const [digest, time] of found) txTimes.set(digest, time);
         settle();
       }, settle);
-      for (const digest of missing) {
-        inFlight.set(digest, lookup);
-        waiting.set(digest, lookup);
-      }
+      for (const digest of digests) inFlight.set(digest, lookup);
     }
+    // The lookups this page waits for, each event with its own (taken now: a settled lookup leaves inFlight).
+    const waits: [WireEvent, Promise<Map<string, number>>][] = [];
+    for (const event of events) if (event.timestampMs === undefined && event.txDigest) waits.push([event, inFlight.get(event.txDigest)!]);
     const answers = new Map<Promise<Map<string, number>>, Map<string, number>>();
     try {
-      for (const [digest, lookup] of waiting) {
+      for (const [event, lookup] of waits) {
         let found = answers.get(lookup);
         if (!found) answers.set(lookup, (found = await lookup));
-        const time = found.get(digest);
-        if (time !== undefined) out.set(digest, time);
+        event.timestampMs = found.get(event.txDigest!);
       }
     } catch (error) {
       if (signal?.aborted || error instanceof EventSourceError) throw error;
       // A lookup this page shared with another one ended on that page's signal: try again.
       throw new EventSourceError('grpc BatchGetTransactions failed: a shared lookup was aborted', 'grpc', true, { cause: error });
     }
-    return out;
   }
 
   /**
@@ -165,22 +160,9 @@ export function createGrpcEventSource(options: GrpcEventSourceOptions): EventSou
     } catch (error) {
       throw classify(error, 'ListEvents', input.signal);
     }
-    const times = await timestamps(page.events.flatMap((e) => (e.transactionDigest ? [e.transactionDigest] : [])), input.signal);
+    await stampTimes(page.events, input.signal);
     return {
-      events: page.events.map((e) =>
-        toChainEvent(
-          {
-            txDigest: e.transactionDigest,
-            eventSeq: e.eventIndex,
-            checkpoint: e.checkpoint,
-            timestampMs: e.transactionDigest ? times.get(e.transactionDigest) : undefined,
-            sender: e.sender,
-            type: e.eventType,
-            json: e.json ?? null,
-          },
-          'grpc',
-        ),
-      ),
+      events: page.events.map((e) => toChainEvent(e, 'grpc')),
       nextCursor: page.nextCursor,
       hasNextPage: page.hasNextPage,
     };
