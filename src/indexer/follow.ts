@@ -1,7 +1,7 @@
 import { backoffDelay, isRetryable, sleep, type BackoffOptions } from './backoff.js';
 import { EventDecodeError } from './decode.js';
 import { eventTypeOf, type EventKind } from './kinds.js';
-import { EventSourceError, type ChainEvent, type EventPage, type EventSource } from './sources/types.js';
+import { EventSourceError, type ChainEvent, type EventPage, type EventSource, type PagePosition } from './sources/types.js';
 
 /** A chain event with its JSON decoded into the kind's typed values. */
 export interface DecodedEvent<T> extends Omit<ChainEvent, 'json'> {
@@ -55,15 +55,16 @@ export interface FollowOptions<K extends string, T> {
 /** A page request's outcome, held without rejecting so a read-ahead nobody awaits never goes unhandled. */
 type Fetched = { page: EventPage; error?: undefined } | { page?: undefined; error: unknown };
 
-/** One page read from `from`; `settled` is set once it is read. */
+/** One page read from `from`; `settled` is set once it is read, `position` once the source says where it leaves off (at the latest when it is read). */
 interface Read {
   from: string | null;
   fetched: Promise<Fetched>;
   settled?: Fetched;
+  position?: PagePosition;
 }
 
 /** Where a page leaves off: its cursor (or `from` when it gives none), and whether it moved and the chain goes on. */
-function after(read: Read, page: EventPage): { next: string | null; continues: boolean } {
+function after(read: Read, page: PagePosition): { next: string | null; continues: boolean } {
   const next = page.nextCursor ?? read.from;
   return { next, continues: page.hasNextPage && next !== read.from };
 }
@@ -86,25 +87,34 @@ export async function followKind<K extends string, T>(options: FollowOptions<K, 
   let reads: Read[] = [];
 
   const read = (from: string | null): Read => {
+    const known = (position: PagePosition) => {
+      entry.position ??= position;
+      readOn();
+    };
     const entry: Read = {
       from,
-      fetched: source.listEvents({ eventType, cursor: from, limit: options.pageSize, signal }).then(
+      fetched: source.listEvents({ eventType, cursor: from, limit: options.pageSize, signal, onPosition: known }).then(
         (page) => ({ page }),
         (error: unknown) => ({ error }),
       ),
     };
     void entry.fetched.then((fetched) => {
       entry.settled = fetched;
-      readOn();
+      if (fetched.page) known(fetched.page);
     });
     return entry;
   };
 
-  /** Starts the next read after the last one, if it has settled on a page that goes on and the read-ahead has room (`depth` pages beyond the next batch's first). */
+  /**
+   * Starts the next read after the last one, once the last one's position is known (a page need
+   * not be complete: the next read overlaps its transaction times), if it goes on and the
+   * read-ahead has room (`depth` pages beyond the next batch's first). A read whose page then
+   * fails is retried from the committed cursor, and the reads after it are dropped.
+   */
   const readOn = (): void => {
     const last = reads.at(-1);
-    if (signal.aborted || !last?.settled?.page || reads.length > depth) return;
-    const { next, continues } = after(last, last.settled.page);
+    if (signal.aborted || !last?.position || reads.length > depth) return;
+    const { next, continues } = after(last, last.position);
     if (continues) reads.push(read(next));
   };
 

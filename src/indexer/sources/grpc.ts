@@ -160,6 +160,7 @@ export function createGrpcEventSource(options: GrpcEventSourceOptions): EventSou
     } catch (error) {
       throw classify(error, 'ListEvents', input.signal);
     }
+    input.onPosition?.({ nextCursor: page.nextCursor, hasNextPage: page.hasNextPage });
     await stampTimes(page.events, input.signal);
     return {
       events: page.events.map((e) => toChainEvent(e, 'grpc')),
