@@ -1,5 +1,6 @@
 import { boardsFedBy, type LeaderboardSpec } from '../chain-events/leaderboards.js';
 import { EVENT_KIND_SPECS, tableOf, type KindColumn, type KindData, type KindKey } from '../chain-events/kinds.js';
+import { arrayParam, arrayParamType, type ArrayEncoding } from './array-params.js';
 import type { DecodedEvent } from './follow.js';
 
 export interface TableSpec<T> {
@@ -48,36 +49,14 @@ const COMMON: readonly KindColumn<DecodedEvent<unknown>>[] = [
 /** How a column of the `unnest` (alias `u`) is inserted: as is, except the common timestamp. */
 const selected = (name: string): string => (name === 'timestamp_ms' ? `'epoch'::timestamptz + u.timestamp_ms * interval '1 millisecond'` : `u.${name}`);
 
-const QUOTE_OR_BACKSLASH = /["\\]/;
-
-/**
- * One column's values as a PostgreSQL array literal, every element quoted (sent as one text
- * parameter and cast by the statement). What pg builds from a JS array, without its two escaping
- * passes over every element: values here are hex, digits and type names.
- */
-function arrayLiteral(values: readonly unknown[]): string {
-  let out = '{';
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (i > 0) out += ',';
-    if (v === null || v === undefined) {
-      out += 'NULL';
-      continue;
-    }
-    const text = typeof v === 'string' ? v : String(v);
-    out += QUOTE_OR_BACKSLASH.test(text) ? `"${text.replace(/["\\]/g, '\\$&')}"` : `"${text}"`;
-  }
-  return `${out}}`;
-}
-
 /**
  * Data-modifying CTEs: `ins` inserts the rows (duplicates by (tx_digest, event_seq) skipped) and
  * returns them, the kind's leaderboard CTEs fold only those inserted rows in. Each column travels
  * as one array parameter (`unnest`), so a batch binds one parameter per column instead of one per
- * cell: far less to send, parse and plan than a VALUES list of thousands of placeholders.
- * Parameters are numbered from $1; the caller may append more.
+ * cell: far less to send, parse and plan than a VALUES list of thousands of placeholders (binary
+ * arrays on PostgreSQL, ./array-params.ts). Parameters are numbered from $1; the caller may append more.
  */
-export function insertCtes<T>(spec: TableSpec<T>, events: readonly DecodedEvent<T>[]): { ctes: string[]; params: unknown[] } {
+export function insertCtes<T>(spec: TableSpec<T>, events: readonly DecodedEvent<T>[], encoding: ArrayEncoding): { ctes: string[]; params: unknown[] } {
   const names = [...COMMON.map((c) => c[0]), ...spec.columns.map((c) => c[0])];
   const casts = [...COMMON.map((c) => c[1]), ...spec.columns.map((c) => c[1])];
   const columns: unknown[][] = names.map(() => new Array<unknown>(events.length));
@@ -89,9 +68,9 @@ export function insertCtes<T>(spec: TableSpec<T>, events: readonly DecodedEvent<
   const ins = `ins AS (
     INSERT INTO ${spec.table} (${names.join(', ')})
     SELECT ${names.map(selected).join(', ')}
-      FROM unnest(${casts.map((cast, i) => `$${i + 1}::${cast}[]`).join(', ')}) AS u(${names.join(', ')})
+      FROM unnest(${casts.map((cast, i) => `$${i + 1}::${arrayParamType(cast, encoding)}`).join(', ')}) AS u(${names.join(', ')})
     ON CONFLICT (tx_digest, event_seq) DO NOTHING
     RETURNING *
   )`;
-  return { ctes: [ins, ...spec.projections], params: columns.map(arrayLiteral) };
+  return { ctes: [ins, ...spec.projections], params: columns.map((values, i) => arrayParam(values, casts[i], encoding)) };
 }
