@@ -118,9 +118,12 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     await deps.statusStore.set(INDEXER_STATUS_KEY, JSON.stringify(s), statusIntervalMs * 5).catch((err: unknown) => logger.warn({ err }, 'indexer status publish failed'));
   }
 
+  /** A kind's stored cursor and position, read while the package is checked. */
+  const loadStored = (kind: AnyEventKind) => Promise.all([events.loadCursor(kind.key), events.loadPosition(kind.key)]);
+
   /** Where each kind resumes, and the chain time of its last stored event (for lag). */
-  async function restore(kind: AnyEventKind): Promise<string | null> {
-    const [stored, position] = await Promise.all([events.loadCursor(kind.key), events.loadPosition(kind.key)]);
+  async function restore(kind: AnyEventKind, loaded: ReturnType<typeof loadStored>): Promise<string | null> {
+    const [stored, position] = await loaded;
     state.restored(kind.key, position.checkpoint, position.lastEventAtMs);
     if (stored && stored.transport !== config.transport) {
       logger.warn({ kind: kind.key, stored: stored.transport, transport: config.transport }, 'stored cursor belongs to another transport: re-reading from genesis (stored events are skipped)');
@@ -204,8 +207,11 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     let stopProgress = () => {};
     let failure: unknown = null;
     try {
+      const loaded = kinds.map(loadStored);
+      // A term that fails in the check leaves these unawaited: never an unhandled rejection.
+      for (const l of loaded) l.catch(() => undefined);
       const following = await checkContract(term.signal);
-      const cursors = await Promise.all(following.map((k) => restore(k)));
+      const cursors = await Promise.all(following.map((k) => restore(k, loaded[kinds.indexOf(k)])));
       logger.info({ instanceId, resumed: following.filter((_, i) => cursors[i] !== null).map((k) => k.key), refused: kinds.filter((k) => !following.includes(k)).map((k) => k.key) }, 'indexer: leading');
       void refreshTip(term.signal);
       timers.push(setInterval(() => void refreshTip(term.signal), deps.tipIntervalMs ?? 5_000));
