@@ -1,5 +1,6 @@
 import { boardsFedBy, type LeaderboardSpec } from '../chain-events/leaderboards.js';
 import { EVENT_KIND_SPECS, tableOf, type KindColumn, type KindData, type KindKey } from '../chain-events/kinds.js';
+import { arrayParam, arrayParamType, type ArrayEncoding } from './array-params.js';
 import type { DecodedEvent } from './follow.js';
 
 export interface TableSpec<T> {
@@ -37,33 +38,39 @@ const COMMON: readonly KindColumn<DecodedEvent<unknown>>[] = [
   ['event_seq', 'int', (e) => e.eventSeq],
   ['checkpoint', 'bigint', (e) => {
     if (e.checkpoint === null) throw new Error(`event ${e.txDigest}#${e.eventSeq} has no checkpoint`);
-    return e.checkpoint.toString();
+    return e.checkpoint;
   }],
-  ['timestamp_ms', 'timestamptz', (e) => new Date(e.timestampMs).toISOString()],
+  // Sent as epoch milliseconds and made a timestamptz by the statement (exact integer arithmetic):
+  // cheaper on both sides than an ISO string per row.
+  ['timestamp_ms', 'bigint', (e) => e.timestampMs],
   ['sender', 'text', (e) => e.sender],
 ];
+
+/** How a column of the `unnest` (alias `u`) is inserted: as is, except the common timestamp. */
+const selected = (name: string): string => (name === 'timestamp_ms' ? `'epoch'::timestamptz + u.timestamp_ms * interval '1 millisecond'` : `u.${name}`);
 
 /**
  * Data-modifying CTEs: `ins` inserts the rows (duplicates by (tx_digest, event_seq) skipped) and
  * returns them, the kind's leaderboard CTEs fold only those inserted rows in. Each column travels
  * as one array parameter (`unnest`), so a batch binds one parameter per column instead of one per
- * cell: far less to send, parse and plan than a VALUES list of thousands of placeholders.
- * Parameters are numbered from $1; the caller may append more.
+ * cell: far less to send, parse and plan than a VALUES list of thousands of placeholders (binary
+ * arrays on PostgreSQL, ./array-params.ts). Parameters are numbered from $1; the caller may append more.
  */
-export function insertCtes<T>(spec: TableSpec<T>, events: readonly DecodedEvent<T>[]): { ctes: string[]; params: unknown[] } {
+export function insertCtes<T>(spec: TableSpec<T>, events: readonly DecodedEvent<T>[], encoding: ArrayEncoding): { ctes: string[]; params: unknown[] } {
   const names = [...COMMON.map((c) => c[0]), ...spec.columns.map((c) => c[0])];
   const casts = [...COMMON.map((c) => c[1]), ...spec.columns.map((c) => c[1])];
-  const params: unknown[][] = names.map(() => new Array<unknown>(events.length));
+  const columns: unknown[][] = names.map(() => new Array<unknown>(events.length));
   for (let row = 0; row < events.length; row++) {
     const event = events[row];
-    for (let c = 0; c < COMMON.length; c++) params[c][row] = COMMON[c][2](event);
-    for (let c = 0; c < spec.columns.length; c++) params[COMMON.length + c][row] = spec.columns[c][2](event.data);
+    for (let c = 0; c < COMMON.length; c++) columns[c][row] = COMMON[c][2](event);
+    for (let c = 0; c < spec.columns.length; c++) columns[COMMON.length + c][row] = spec.columns[c][2](event.data);
   }
   const ins = `ins AS (
     INSERT INTO ${spec.table} (${names.join(', ')})
-    SELECT * FROM unnest(${casts.map((cast, i) => `$${i + 1}::${cast}[]`).join(', ')})
+    SELECT ${names.map(selected).join(', ')}
+      FROM unnest(${casts.map((cast, i) => `$${i + 1}::${arrayParamType(cast, encoding)}`).join(', ')}) AS u(${names.join(', ')})
     ON CONFLICT (tx_digest, event_seq) DO NOTHING
     RETURNING *
   )`;
-  return { ctes: [ins, ...spec.projections], params };
+  return { ctes: [ins, ...spec.projections], params: columns.map((values, i) => arrayParam(values, casts[i], encoding)) };
 }

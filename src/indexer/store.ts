@@ -42,7 +42,9 @@ export interface EventStore {
   writeBatch<K extends KindKey>(batch: Batch<K, KindData<K>>, transport: Transport): Promise<WriteResult>;
 }
 
-export function createEventStore({ db }: { db: Pick<Db, 'query'> }): EventStore {
+export function createEventStore({ db }: { db: Pick<Db, 'query' | 'kind'> }): EventStore {
+  const encoding = db.kind === 'postgres' ? 'binary' : 'text';
+
   async function loadCursor(kind: KindKey): Promise<StoredCursor | null> {
     const rows = await db.query<{ transport: string; cursor: string | null; events_indexed: string }>(
       'SELECT transport, cursor, events_indexed::text AS events_indexed FROM "cursor" WHERE event_kind = $1',
@@ -66,7 +68,7 @@ export function createEventStore({ db }: { db: Pick<Db, 'query'> }): EventStore 
 
   async function writeBatch<K extends KindKey>(batch: Batch<K, KindData<K>>, transport: Transport): Promise<WriteResult> {
     const spec = TABLES[batch.kind] as TableSpec<KindData<K>>;
-    const { ctes, params } = insertCtes(spec, batch.events);
+    const { ctes, params } = insertCtes(spec, batch.events, encoding);
     const last = batch.events.at(-1);
     const $ = (value: unknown) => `$${params.push(value)}`;
     const kind = $(batch.kind);

@@ -1,5 +1,6 @@
 import { SuiGraphQLClient } from '@mysten/sui/graphql';
-import { SuiGrpcClient } from '@mysten/sui/grpc';
+import { GrpcTypes } from '@mysten/sui/grpc';
+import { createGrpcWebClient } from '../providers/sui-grpc-web.js';
 import type { Transport } from './sources/types.js';
 
 /** The chain's latest checkpoint, or null when the endpoint does not say (progress is then shown as a rate only). */
@@ -16,11 +17,13 @@ const LATEST_CHECKPOINT = /* GraphQL */ `
 export function createTipReader(options: { transport: Transport; url: string; network?: string }): TipReader {
   const network = options.network ?? 'mainnet';
   if (options.transport === 'grpc') {
-    const client = new SuiGrpcClient({ baseUrl: options.url, network });
+    // The event source's gRPC-web client (no fetch stack in the indexer for one small call every few seconds).
+    const client = createGrpcWebClient(options.url);
+    const request = GrpcTypes.GetServiceInfoRequest.toBinary({});
     return async (signal) => {
       try {
-        const { response } = await client.ledgerService.getServiceInfo({}, { abort: signal });
-        return response.checkpointHeight ?? null;
+        const [message] = await client.call('sui.rpc.v2.LedgerService/GetServiceInfo', request, signal);
+        return GrpcTypes.GetServiceInfoResponse.fromBinary(message ?? new Uint8Array()).checkpointHeight ?? null;
       } catch {
         return null;
       }

@@ -2,9 +2,10 @@
 // over gRPC (MovePackageService.GetPackage) or GraphQL (`package { module { struct function } }`),
 // rendered as Move prints types so src/chain-events/contract-check.ts can compare them.
 import { SuiGraphQLClient } from '@mysten/sui/graphql';
-import { GrpcTypes, RpcError, SuiGrpcClient } from '@mysten/sui/grpc';
+import { GrpcTypes, RpcError } from '@mysten/sui/grpc';
 import { normalizeSuiAddress } from '@mysten/sui/utils';
 import type { ModuleQuery, NormalizedModules, ReadNormalizedModules } from '../chain-events/contract-check';
+import { createGrpcWebClient } from './sui-grpc-web';
 
 export interface MoveModuleReaderOptions {
   transport: 'graphql' | 'grpc';
@@ -86,11 +87,12 @@ function graphqlDocument(query: readonly ModuleQuery[]) {
 export function createMoveModuleReader(options: MoveModuleReaderOptions): ReadNormalizedModules {
   const network = options.network ?? 'mainnet';
   if (options.transport === 'grpc') {
-    const client = new SuiGrpcClient({ baseUrl: options.url, network, format: 'binary' });
+    const client = createGrpcWebClient(options.url);
     return async (packageId, _query, signal) => {
       let response: GrpcTypes.GetPackageResponse;
       try {
-        ({ response } = await client.movePackageService.getPackage({ packageId }, { abort: signal }));
+        const [message] = await client.call('sui.rpc.v2.MovePackageService/GetPackage', GrpcTypes.GetPackageRequest.toBinary({ packageId }), signal);
+        response = GrpcTypes.GetPackageResponse.fromBinary(message ?? new Uint8Array());
       } catch (error) {
         // No such package: every module the contract names is missing, which the check reports.
         if (error instanceof RpcError && error.code === 'NOT_FOUND') return {};

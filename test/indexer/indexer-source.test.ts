@@ -140,6 +140,41 @@ describe.each(TRANSPORTS)('indexer event source over %s', (transport) => {
     expect(chain.stats.byTransport[transport].emptyPagesWithNext).toBeGreaterThan(before.emptyPagesWithNext);
   });
 
+  it('writes the pages of a backfill in batches of several pages, each stored with its last page cursor', async () => {
+    const kind = EVENT_KINDS.bet_result_event;
+    const want = chain.eventsOfType(eventTypeOf(kind, chain.packageId));
+    const batches: { events: string[]; cursor: string | null; nextCursor: string }[] = [];
+    const controller = new AbortController();
+    let caughtUp = false;
+    const done = followKind({
+      source: source(),
+      kind,
+      packageId: chain.packageId,
+      startCursor: null,
+      pageSize: PAGE,
+      pagesPerBatch: 4,
+      pollIntervalMs: 60_000,
+      signal: controller.signal,
+      onCaughtUp: () => {
+        caughtUp = true;
+        controller.abort();
+      },
+      onBatch: async (batch) => void batches.push({ events: batch.events.map(id), cursor: batch.cursor, nextCursor: batch.nextCursor }),
+    });
+    const last = await done;
+    expect(caughtUp).toBe(true);
+    expect(batches.flatMap((b) => b.events)).toEqual(want.map(id));
+    expect(Math.max(...batches.map((b) => b.events.length))).toBeGreaterThan(PAGE);
+    expect(batches.every((b) => b.events.length <= 4 * PAGE)).toBe(true);
+    // Each batch was read from the previous batch's cursor, and the last one is where following stopped.
+    batches.forEach((b, i) => expect(b.cursor).toBe(i === 0 ? null : batches[i - 1].nextCursor));
+    expect(last).toBe(batches.at(-1)!.nextCursor);
+    // Resuming from a batch's cursor continues right after its last event.
+    const mid = batches[Math.floor(batches.length / 2)];
+    const rest = await drain(source(), eventTypeOf(kind, chain.packageId), mid.nextCursor);
+    expect(rest.events.map(id)).toEqual(want.map(id).slice(want.map(id).indexOf(mid.events.at(-1)!) + 1));
+  });
+
   it('follows a kind, sees appended events, retries transport failures', async () => {
     const kind = EVENT_KINDS.referral_reward_event;
     const type = eventTypeOf(kind, chain.packageId);

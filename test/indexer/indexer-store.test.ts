@@ -97,6 +97,16 @@ describe('indexer store', () => {
       expect(stored?.eventsIndexed).toBe(BigInt(expected(kind).length));
     }
 
+    // Every event's chain time, to the millisecond (sent as epoch milliseconds, stored as timestamptz).
+    for (const kind of KIND_LIST) {
+      const times = await t.db.query<{ id: string; ms: string }>(
+        `SELECT tx_digest || '#' || event_seq AS id, (extract(epoch FROM timestamp_ms) * 1000)::bigint::text AS ms FROM ${kind.key}`,
+      );
+      expect(Object.fromEntries(times.map((r) => [r.id, Number(r.ms)])), kind.key).toEqual(
+        Object.fromEntries(expected(kind).map((e) => [`${e.txDigest}#${e.eventIndex}`, e.timestampMs])),
+      );
+    }
+
     // Giveaways (read by the settlement job): each one's id and end, to the millisecond.
     const giveaways = await t.db.query<{ id: string; ends: string }>(
       'SELECT giveaway_id AS id, (extract(epoch FROM ends_at) * 1000)::bigint::text AS ends FROM giveaway_created_event',

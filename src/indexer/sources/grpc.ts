@@ -1,5 +1,6 @@
-import { GrpcTypes, RpcError, SuiGrpcClient } from '@mysten/sui/grpc';
-import { LRUCache } from 'lru-cache';
+import { GrpcTypes, RpcError } from '@mysten/sui/grpc';
+import { createGrpcWebClient } from '../../providers/sui-grpc-web.js';
+import { readListEventsFrame, readTransactionTimes, writeBatchGetTransactionsRequest, type WireEvent } from './grpc-wire.js';
 import { toChainEvent } from './normalize.js';
 import { EventSourceError, type EventPage, type EventSource, type ListEventsInput } from './types.js';
 
@@ -15,6 +16,23 @@ const EVENT_READ_MASK = ['transaction_digest', 'event_index', 'checkpoint', 'sen
 /** Transactions whose time is remembered (about 100 bytes each). */
 const TX_TIME_CACHE = 20_000;
 
+/**
+ * Settled transaction times, the oldest forgotten first. Not an LRU: the kinds' followers read
+ * the same transactions at about the same time and rarely again, and lru-cache's bookkeeping was
+ * 3 % of the indexer's CPU in a backfill.
+ */
+class TxTimes {
+  private readonly times = new Map<string, number>();
+  get(digest: string): number | undefined {
+    return this.times.get(digest);
+  }
+  set(digest: string, time: number): void {
+    if (this.times.has(digest)) return;
+    if (this.times.size >= TX_TIME_CACHE) this.times.delete(this.times.keys().next().value!);
+    this.times.set(digest, time);
+  }
+}
+
 function classify(error: unknown, what: string, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted || error instanceof EventSourceError) return error;
   const retryable = error instanceof RpcError ? RETRYABLE_CODES.has(error.code) : error instanceof TypeError;
@@ -23,110 +41,81 @@ function classify(error: unknown, what: string, signal: AbortSignal | undefined)
   return new EventSourceError(`grpc ${what} failed${code}: ${message}`, 'grpc', retryable, { cause: error });
 }
 
-type ProtoValue = NonNullable<GrpcTypes.Event['json']>;
-
-/** `google.protobuf.Value` → its JSON form (the same mapping as the protobuf JSON spec). */
-function valueToJson(value: ProtoValue): unknown {
-  const { kind } = value;
-  switch (kind.oneofKind) {
-    case 'stringValue':
-      return kind.stringValue;
-    case 'numberValue':
-      return kind.numberValue;
-    case 'boolValue':
-      return kind.boolValue;
-    case 'structValue': {
-      const out: Record<string, unknown> = {};
-      for (const [key, field] of Object.entries(kind.structValue.fields)) out[key] = valueToJson(field);
-      return out;
-    }
-    case 'listValue':
-      return kind.listValue.values.map(valueToJson);
-    default:
-      return null;
-  }
-}
-
 export interface GrpcEventSourceOptions {
   /** Base URL of the full node's gRPC-web endpoint. */
   url: string;
-  network?: string;
 }
 
 /**
- * Pages with `LedgerService.ListEvents` (through the SDK's generated client, with the indexer's own
- * read mask). Events carry no timestamp on this transport, so each page's transactions are fetched
- * once with `BatchGetTransactions`.
+ * Pages with `LedgerService.ListEvents` with the indexer's own read mask: requests encoded by the
+ * SDK's generated types, sent as gRPC-web over node:http (./grpc-web.ts), responses decoded by
+ * ./grpc-wire.ts. Events carry no timestamp on this transport, so each page's transactions are
+ * fetched once with `BatchGetTransactions`.
  */
 export function createGrpcEventSource(options: GrpcEventSourceOptions): EventSource {
-  const client = new SuiGrpcClient({ baseUrl: options.url, network: options.network ?? 'mainnet', format: 'binary' });
+  const client = createGrpcWebClient(options.url);
 
   // A transaction's time never changes, and one transaction often emits events of several kinds
   // (a bet: its result and the VIP XP it earned), which the kinds' followers read at about the same
   // time: each transaction's time is asked for once, by whichever page needs it first.
-  const txTimes = new LRUCache<string, number>({ max: TX_TIME_CACHE });
+  const txTimes = new TxTimes();
   const inFlight = new Map<string, Promise<Map<string, number>>>();
 
   async function fetchTimestamps(digests: string[], signal: AbortSignal | undefined): Promise<Map<string, number>> {
     const out = new Map<string, number>();
-    let response;
+    let entries;
     try {
-      ({ response } = await client.ledgerService.batchGetTransactions({ digests, readMask: { paths: ['digest', 'timestamp'] } }, { abort: signal }));
+      const request = writeBatchGetTransactionsRequest(digests, ['digest', 'timestamp']);
+      const [response] = await client.call('sui.rpc.v2.LedgerService/BatchGetTransactions', request, signal);
+      entries = response ? readTransactionTimes(response) : [];
     } catch (error) {
       throw classify(error, 'BatchGetTransactions', signal);
     }
-    response.transactions.forEach((entry, i) => {
-      if (entry.result.oneofKind !== 'transaction') return;
-      const ts = entry.result.transaction.timestamp;
-      if (ts) out.set(entry.result.transaction.digest ?? digests[i], Number(ts.seconds) * 1000 + Math.floor(ts.nanos / 1_000_000));
+    entries.forEach((entry, i) => {
+      if (entry?.timestampMs !== undefined) out.set(entry.digest ?? digests[i], entry.timestampMs);
     });
     return out;
   }
 
-  /** The time of each transaction (missing when the node has none); a failed or empty lookup is not kept. */
-  async function timestamps(digests: Iterable<string>, signal: AbortSignal | undefined): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
-    const waiting = new Map<string, Promise<Map<string, number>>>();
-    const missing: string[] = [];
-    const seen = new Set<string>();
-    for (const digest of digests) {
-      if (seen.has(digest)) continue;
-      seen.add(digest);
+  /**
+   * Sets each event's `timestampMs` to its transaction's time (left unset when the node has none):
+   * from the settled times, else from a lookup another page has in flight, else from one lookup
+   * of this page's other transactions. A failed or empty lookup is not kept.
+   */
+  async function stampTimes(events: WireEvent[], signal: AbortSignal | undefined): Promise<void> {
+    const missing = new Set<string>();
+    for (const event of events) {
+      const digest = event.txDigest;
+      if (!digest) continue;
       const known = txTimes.get(digest);
-      if (known !== undefined) {
-        out.set(digest, known);
-        continue;
-      }
-      const pending = inFlight.get(digest);
-      if (pending) waiting.set(digest, pending);
-      else missing.push(digest);
+      if (known !== undefined) event.timestampMs = known;
+      else if (!inFlight.has(digest)) missing.add(digest);
     }
-    if (missing.length > 0) {
-      const lookup = fetchTimestamps(missing, signal);
-      const settle = () => missing.forEach((digest) => inFlight.get(digest) === lookup && inFlight.delete(digest));
+    if (missing.size > 0) {
+      const digests = [...missing];
+      const lookup = fetchTimestamps(digests, signal);
+      const settle = () => digests.forEach((digest) => inFlight.get(digest) === lookup && inFlight.delete(digest));
       lookup.then((found) => {
         for (const [digest, time] of found) txTimes.set(digest, time);
         settle();
       }, settle);
-      for (const digest of missing) {
-        inFlight.set(digest, lookup);
-        waiting.set(digest, lookup);
-      }
+      for (const digest of digests) inFlight.set(digest, lookup);
     }
+    // The lookups this page waits for, each event with its own (taken now: a settled lookup leaves inFlight).
+    const waits: [WireEvent, Promise<Map<string, number>>][] = [];
+    for (const event of events) if (event.timestampMs === undefined && event.txDigest) waits.push([event, inFlight.get(event.txDigest)!]);
     const answers = new Map<Promise<Map<string, number>>, Map<string, number>>();
     try {
-      for (const [digest, lookup] of waiting) {
+      for (const [event, lookup] of waits) {
         let found = answers.get(lookup);
         if (!found) answers.set(lookup, (found = await lookup));
-        const time = found.get(digest);
-        if (time !== undefined) out.set(digest, time);
+        event.timestampMs = found.get(event.txDigest!);
       }
     } catch (error) {
       if (signal?.aborted || error instanceof EventSourceError) throw error;
       // A lookup this page shared with another one ended on that page's signal: try again.
       throw new EventSourceError('grpc BatchGetTransactions failed: a shared lookup was aborted', 'grpc', true, { cause: error });
     }
-    return out;
   }
 
   /**
@@ -135,21 +124,20 @@ export function createGrpcEventSource(options: GrpcEventSourceOptions): EventSou
    * event kept, or the scan frontier when the page ended early on a limit.
    */
   async function readPage({ eventType, cursor, limit, signal }: ListEventsInput) {
-    const call = client.ledgerService.listEvents(
-      {
-        readMask: { paths: EVENT_READ_MASK },
-        filter: { terms: [{ literals: [{ negated: false, predicate: { oneofKind: 'eventType', eventType: { eventType } } }] }] },
-        options: { limit: limit + 1, ordering: GrpcTypes.Ordering.ASCENDING, after: cursor ? new Uint8Array(Buffer.from(cursor, 'base64')) : undefined },
-      },
-      { abort: signal },
-    );
-    const events: GrpcTypes.Event[] = [];
+    const request = GrpcTypes.ListEventsRequest.toBinary({
+      readMask: { paths: EVENT_READ_MASK },
+      filter: { terms: [{ literals: [{ negated: false, predicate: { oneofKind: 'eventType', eventType: { eventType } } }] }] },
+      options: { limit: limit + 1, ordering: GrpcTypes.Ordering.ASCENDING, after: cursor ? new Uint8Array(Buffer.from(cursor, 'base64')) : undefined },
+    });
+    const messages = await client.call('sui.rpc.v2.LedgerService/ListEvents', request, signal);
+    const events: WireEvent[] = [];
     let frontier: Uint8Array | undefined;
     let lastKept: Uint8Array | undefined;
     let lookahead = false;
-    let end: GrpcTypes.QueryEnd | undefined;
-    for await (const frame of call.responses) {
-      if (frame.watermark?.cursor) frontier = frame.watermark.cursor;
+    let endReason: number | undefined;
+    for (const message of messages) {
+      const frame = readListEventsFrame(message);
+      if (frame.watermarkCursor) frontier = frame.watermarkCursor;
       if (frame.event) {
         if (events.length >= limit) lookahead = true;
         else {
@@ -157,9 +145,9 @@ export function createGrpcEventSource(options: GrpcEventSourceOptions): EventSou
           lastKept = frontier;
         }
       }
-      if (frame.end) end = frame.end;
+      if (frame.endReason !== undefined) endReason = frame.endReason;
     }
-    const endedOnLimit = end?.reason === GrpcTypes.QueryEndReason.SCAN_LIMIT || end?.reason === GrpcTypes.QueryEndReason.ITEM_LIMIT;
+    const endedOnLimit = endReason === GrpcTypes.QueryEndReason.SCAN_LIMIT || endReason === GrpcTypes.QueryEndReason.ITEM_LIMIT;
     const hasNextPage = lookahead || endedOnLimit;
     const next = !lookahead && hasNextPage ? (frontier ?? lastKept) : lastKept;
     return { events, hasNextPage, nextCursor: next ? Buffer.from(next).toString('base64') : null };
@@ -172,22 +160,10 @@ export function createGrpcEventSource(options: GrpcEventSourceOptions): EventSou
     } catch (error) {
       throw classify(error, 'ListEvents', input.signal);
     }
-    const times = await timestamps(page.events.flatMap((e) => (e.transactionDigest ? [e.transactionDigest] : [])), input.signal);
+    input.onPosition?.({ nextCursor: page.nextCursor, hasNextPage: page.hasNextPage });
+    await stampTimes(page.events, input.signal);
     return {
-      events: page.events.map((e) =>
-        toChainEvent(
-          {
-            txDigest: e.transactionDigest,
-            eventSeq: e.eventIndex,
-            checkpoint: e.checkpoint,
-            timestampMs: e.transactionDigest ? times.get(e.transactionDigest) : undefined,
-            sender: e.sender,
-            type: e.eventType,
-            json: e.json ? valueToJson(e.json) : null,
-          },
-          'grpc',
-        ),
-      ),
+      events: page.events.map((e) => toChainEvent(e, 'grpc')),
       nextCursor: page.nextCursor,
       hasNextPage: page.hasNextPage,
     };

@@ -22,7 +22,16 @@ export interface ListEventsInput {
   cursor: string | null;
   limit: number;
   signal?: AbortSignal;
+  /**
+   * Told where the page leaves off as soon as the source knows, before the page is complete (the
+   * gRPC source then still looks up the page's transaction times), so a follower can start
+   * reading the next page. The same `nextCursor` and `hasNextPage` as the page's; a source may not call it.
+   */
+  onPosition?(position: PagePosition): void;
 }
+
+/** Where a page leaves off. */
+export type PagePosition = Pick<EventPage, 'nextCursor' | 'hasNextPage'>;
 
 export interface EventPage {
   events: ChainEvent[];
