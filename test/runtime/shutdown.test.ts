@@ -164,15 +164,19 @@ describe('graceful shutdown of a real API process on SIGTERM', () => {
     expect(second.toLowerCase()).toContain('connection: close');
     expect(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4)).error.code).toBe('SERVICE_UNAVAILABLE');
 
-    // The stream: 200 before the signal; afterwards 200 (already accepted), 503 or connection refused; never a reset.
+    // The stream: 200 before the signal; afterwards 200 (already accepted), 503 or connection refused.
     const afterSignal = outcomes.filter((o) => o.label.startsWith('stream') && !o.sentBeforeSignal);
     expect(afterSignal.length).toBeGreaterThan(0);
     const tally = afterSignal.reduce<Record<string, number>>((t, o) => ({ ...t, [String(o.status ?? o.error)]: (t[String(o.status ?? o.error)] ?? 0) + 1 }), {});
     console.log(`shutdown: exit ${exitCode} after ${exitMs} ms; requests sent after the signal: ${JSON.stringify(tally)}`);
+    // One exception, TCP's: a connection the kernel completed but the process had not yet accepted
+    // when the listener closed is reset by the kernel (never read, so never half served). With one
+    // new connection every 25 ms, at most one can be caught in that window.
     for (const o of outcomes.filter((x) => x.label.startsWith('stream'))) {
       if (o.sentBeforeSignal) expect(o, o.label).toMatchObject({ status: 200 });
-      else expect([200, 503, 'ECONNREFUSED']).toContain(o.status ?? o.error);
+      else expect([200, 503, 'ECONNREFUSED', 'ECONNRESET']).toContain(o.status ?? o.error);
     }
+    expect(afterSignal.filter((o) => o.error === 'ECONNRESET').length).toBeLessThanOrEqual(1);
 
     // Websocket clients: closed with 1012 (service restart).
     expect(await Promise.all(sockets.map((s) => s.closeCode))).toEqual([1012, 1012]);
