@@ -1,23 +1,10 @@
 import { GrpcTypes } from '@mysten/sui/grpc';
 import { describe, expect, it } from 'vitest';
+import { toProtoValue } from '../fixtures/sui-chain/grpc-web.js';
 import { readListEventsFrame, readTransactionTimes, WireError, writeBatchGetTransactionsRequest } from '../../src/indexer/sources/grpc-wire.js';
 
 // The indexer's own decoding of the two responses it reads per page, checked against messages
 // encoded by the SDK's generated types (the same field numbers a full node uses).
-
-type ProtoValue = NonNullable<GrpcTypes.Event['json']>;
-
-/** JSON → google.protobuf.Value in protobuf-ts's representation (numbers, strings, bools, null, lists, structs). */
-function value(json: unknown): ProtoValue {
-  if (json === null) return { kind: { oneofKind: 'nullValue', nullValue: 0 } };
-  if (typeof json === 'string') return { kind: { oneofKind: 'stringValue', stringValue: json } };
-  if (typeof json === 'number') return { kind: { oneofKind: 'numberValue', numberValue: json } };
-  if (typeof json === 'boolean') return { kind: { oneofKind: 'boolValue', boolValue: json } };
-  if (Array.isArray(json)) return { kind: { oneofKind: 'listValue', listValue: { values: json.map(value) } } };
-  const fields: Record<string, ProtoValue> = {};
-  for (const [k, v] of Object.entries(json as Record<string, unknown>)) fields[k] = value(v);
-  return { kind: { oneofKind: 'structValue', structValue: { fields } } };
-}
 
 const JSON_CONTENTS = {
   player: '0x' + 'ab'.repeat(32),
@@ -42,7 +29,7 @@ describe('gRPC wire decoding', () => {
         sender: '0x' + 'cd'.repeat(32),
         eventType: '0x2::game::BetResultEvent',
         contents: { name: 'x', value: new Uint8Array([9, 9, 9]) },
-        json: value(JSON_CONTENTS),
+        json: toProtoValue(JSON_CONTENTS),
         checkpoint: 123_456_789n,
         transactionDigest: 'Fq1TPdS5dtXKd6S8KDCswUrkfrMoKSnPkHaEmYaB8Dxo',
         transactionIndex: 7n,
@@ -71,14 +58,14 @@ describe('gRPC wire decoding', () => {
   });
 
   it('merges concatenated messages as protobuf does (an event frame followed by the end of the stream)', () => {
-    const first = GrpcTypes.ListEventsResponse.toBinary({ event: { sender: '0x1', json: value({ a: '1' }) }, watermark: { cursor: new Uint8Array([1]) } });
+    const first = GrpcTypes.ListEventsResponse.toBinary({ event: { sender: '0x1', json: toProtoValue({ a: '1' }) }, watermark: { cursor: new Uint8Array([1]) } });
     const end = GrpcTypes.ListEventsResponse.toBinary({ end: { reason: GrpcTypes.QueryEndReason.ITEM_LIMIT } });
     const frame = readListEventsFrame(Buffer.concat([first, end]));
     expect(frame.event).toMatchObject({ sender: '0x1', json: { a: '1' } });
     expect(frame.endReason).toBe(GrpcTypes.QueryEndReason.ITEM_LIMIT);
     // Two parts of one event: scalars from the later part, structs merged.
-    const a = GrpcTypes.ListEventsResponse.toBinary({ event: { eventIndex: 1, json: value({ x: '1', y: '2' }) } });
-    const b = GrpcTypes.ListEventsResponse.toBinary({ event: { eventIndex: 2, json: value({ y: '3' }) } });
+    const a = GrpcTypes.ListEventsResponse.toBinary({ event: { eventIndex: 1, json: toProtoValue({ x: '1', y: '2' }) } });
+    const b = GrpcTypes.ListEventsResponse.toBinary({ event: { eventIndex: 2, json: toProtoValue({ y: '3' }) } });
     expect(readListEventsFrame(Buffer.concat([a, b])).event).toMatchObject({ eventSeq: 2, json: { x: '1', y: '3' } });
   });
 
@@ -114,7 +101,7 @@ describe('gRPC wire decoding', () => {
   });
 
   it('refuses truncated and malformed input', () => {
-    const bytes = GrpcTypes.ListEventsResponse.toBinary({ event: { sender: '0x1', json: value(JSON_CONTENTS) } });
+    const bytes = GrpcTypes.ListEventsResponse.toBinary({ event: { sender: '0x1', json: toProtoValue(JSON_CONTENTS) } });
     for (const cut of [1, 2, 10, bytes.length - 1]) expect(() => readListEventsFrame(bytes.subarray(0, cut)), `cut at ${cut}`).toThrow(WireError);
     expect(() => readListEventsFrame(new Uint8Array([0x0b]))).toThrow(WireError); // field 1 as a group (wire type 3)
   });
