@@ -7,8 +7,9 @@ type SerializerFactory = ReturnType<typeof SerializerSelector>;
  * reply with that status instead of at start: compiling all of them (fast-json-stringify plus its
  * schema check) was about a quarter of a second of every API start, mostly for routes a replica
  * may never answer. Output and errors are the compiled serializer's own. The schema is copied
- * when the route is registered: the OpenAPI generator rewrites route schemas in place later, and
- * the serializer must be the one of the schema as declared.
+ * when the route is registered (about 2.5 ms for every route), so a serializer compiled late is
+ * the one an eager compile would have made even if a schema object is edited in place afterwards
+ * (nothing here does today: no route schema differs after the OpenAPI document is built).
  */
 export function lazySerializerFactory(): SerializerFactory {
   const compileEagerly = SerializerSelector();

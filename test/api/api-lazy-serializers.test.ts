@@ -1,6 +1,6 @@
 // Response serializers compiled on a route's first reply (src/http/lazy-serializers.ts) answer as
 // the schema was declared, even when something rewrites the route's schema in place after it was
-// registered (the OpenAPI generator does), and as Fastify's eager serializers do.
+// registered, and as Fastify's eager serializers do.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lazySerializerFactory } from '../../src/http/lazy-serializers';
