@@ -127,7 +127,10 @@ function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverr
   if (!roles.has('api')) runtime.urls.push(`blog:      http://localhost:${config.blog.port}/blog/`, `admin:     http://localhost:${config.blog.port}/blog/admin/`);
 }
 
-/** The transports (Fastify, Apollo, type-graphql, graphql-ws, Socket.IO): only API processes load them. */
+/**
+ * The transports (Fastify, Apollo, type-graphql, graphql-ws, Socket.IO): only API processes load
+ * them, so a jobs or indexer process never pays for them (about 30 MiB of heap, docs/decisions.md).
+ */
 const loadTransports = () => Promise.all([import('../resolvers'), import('../http/app'), import('../store/keyv-cache')]);
 
 async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverrides): Promise<void> {
@@ -155,8 +158,6 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   runtime.core = { db, store, services };
 
   if (roles.has('api')) {
-    // The transports (Fastify, Apollo, type-graphql, graphql-ws, Socket.IO) load only here: a jobs or
-    // indexer process never pays for them (about 30 MiB of heap, measured in docs/decisions.md).
     const [{ buildGraphqlSchema }, { buildHttpApp }, { createSharedKeyValueCache }] = await (transports ?? loadTransports());
     const schema = await buildGraphqlSchema({ services, pubSub: bus.pubSub });
     // One origin: `/blog` is proxied to BLOG_UPSTREAM_URL, else to this platform's own blog process.
