@@ -1,5 +1,6 @@
-// The `blog` role: applies the blog migrations, builds the Next app once if no build exists
-// (importmap + next build, about a minute), then runs `next start` on BLOG_PORT (default 3001).
+// The `blog` role: applies the blog migrations, builds the Next app when no current build exists
+// (importmap + next build, about a minute; scripts/blog-build-inputs.ts says what current means),
+// then runs `next start` on BLOG_PORT (default 3001).
 // Run by src/main.ts under supervision (src/runtime/supervisor.ts): SIGINT/SIGTERM stop the
 // current step or the Next server; when the supervising process dies (its IPC channel closes),
 // this process stops too, so a blog never outlives the platform that started it.
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { ConfigError, loadConfig, type Config } from '../src/config'
 import { withDevelopmentSecrets } from '../src/config/development-secrets'
 import { BLOG_DELIVERY_PATH, BLOG_PUBLISHED_POSTS_PATH } from '../src/surfaces/shared/blog-webhook'
+import { blogBuildInputsHash, blogBuildIsCurrent, stampBlogBuild } from './blog-build-inputs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const nextBin = path.join(root, 'node_modules/next/dist/bin/next')
@@ -96,10 +98,14 @@ await step('migrations', tsxArgs('blog-migrate.ts'))
 console.log('blog: migrations applied')
 // The supervising platform process logs it (npm run start:cluster starts the API replicas then).
 process.send?.({ type: 'blog-migrated' })
-if (!existsSync(path.join(root, 'blog', config.blog.distDir, 'BUILD_ID'))) {
-  console.log('blog: no build found, building once (npm run blog:build does the same; a few minutes on a busy machine)…')
+const distDir = config.blog.distDir
+if (!blogBuildIsCurrent(distDir, blogBuildInputsHash())) {
+  const why = existsSync(path.join(root, 'blog', distDir, 'BUILD_ID')) ? 'the build is older than its sources, building again' : 'no build found, building once'
+  console.log(`blog: ${why} (npm run blog:build does the same; a few minutes on a busy machine)…`)
   await step('import map', tsxArgs('blog-importmap.ts'), { background: 'import map' })
   await step('next build', [nextBin, 'build', 'blog'], { extraEnv: { NODE_ENV: 'production' }, background: 'build' })
+  // (after the build: next build may add its distDir to blog/tsconfig.json, an input)
+  stampBlogBuild(distDir, blogBuildInputsHash())
 }
 const server = run([nextBin, 'start', 'blog', '-p', port], { extraEnv: { NODE_ENV: 'production' } })
 void warmUp()

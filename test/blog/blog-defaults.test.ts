@@ -6,7 +6,7 @@
  * announced with the curl line, and the README's curl body publishes an article whose page shows
  * through the API in under a second (testnet: the feeds stay empty by design, see blog-one-origin).
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -15,7 +15,7 @@ import { spawnMain, type SpawnedApi } from '../helpers/process'
 import { waitFor } from '../helpers/store'
 import { MAIN_DIST } from './blog-global-setup'
 import { publishSampleArticle } from './blog-helpers'
-import { freePort, ROOT } from './blog-server'
+import { copyBuild, freePort, ROOT } from './blog-server'
 
 const DIST = '.next/test-defaults'
 /** Settings a developer's shell or the suite may carry, cleared so the process sees defaults (empty = unset). */
@@ -27,11 +27,7 @@ let api: string
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'blog-defaults-'))
-  const copy = path.join(ROOT, 'blog', DIST)
-  rmSync(copy, { recursive: true, force: true })
-  for (const entry of readdirSync(path.join(ROOT, 'blog', MAIN_DIST))) {
-    if (entry !== 'cache') cpSync(path.join(ROOT, 'blog', MAIN_DIST, entry), path.join(copy, entry), { recursive: true })
-  }
+  copyBuild(MAIN_DIST, DIST)
   const port = await freePort()
   api = `http://localhost:${port}`
   platform = await spawnMain(

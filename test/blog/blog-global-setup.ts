@@ -1,6 +1,6 @@
 /**
- * Global setup of the blog suite: one `next build` into blog/.next/test-mainnet (skipped with
- * BLOG_TEST_REUSE_BUILD=1 when that build exists), then a mainnet server and a testnet server
+ * Global setup of the blog suite: one `next build` into blog/.next/test-mainnet (skipped when a build
+ * of the same inputs exists there or in `npm start`'s blog/.next: scripts/blog-build-inputs.ts), then a mainnet server and a testnet server
  * (a copy of the same build in blog/.next/test-testnet) on random free ports, sharing one
  * temporary DATA_DIR. The APIs the tests start read posts from the mainnet server and forward the
  * partner webhook to it (BLOG_CMS_URL), as `npm start`'s API does with its blog process.
@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { BLOG_DELIVERY_PATH, BLOG_PUBLISHED_POSTS_PATH } from '../../src/surfaces/shared/blog-webhook'
+import { blogBuildInputsHash, blogBuildIsCurrent } from '../../scripts/blog-build-inputs'
 import { copyBuild, freePort, ROOT, run, startNext, type StartedServer } from './blog-server'
 
 declare module 'vitest' {
@@ -39,6 +40,8 @@ const APP_URL = 'https://app.example.test'
 /** Test builds live beside (not in) the regular blog/.next build, so `npm start` never serves test pages. */
 export const MAIN_DIST = '.next/test-mainnet'
 const TEST_DIST = '.next/test-testnet'
+/** `npm start`'s build (scripts/blog-serve.ts on defaults). */
+const START_DIST = '.next'
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   mkdirSync(ARTIFACTS, { recursive: true })
@@ -81,6 +84,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
 }
 
+/** A build made from the current inputs: the suite's own from an earlier run, else `npm start`'s. */
+function reusableBuild(inputsHash: string): 'the suite' | 'npm start' | undefined {
+  if (blogBuildIsCurrent(MAIN_DIST, inputsHash)) return 'the suite'
+  if (blogBuildIsCurrent(START_DIST, inputsHash)) return 'npm start'
+  return undefined
+}
+
 /** Builds (or reuses) the Next app, starts both servers (pushed to `servers` as they start) and warms them. */
 async function prepare(mainEnv: NodeJS.ProcessEnv, testEnv: NodeJS.ProcessEnv, [mainPort, testPort]: [number, number], servers: StartedServer[]): Promise<void> {
   const buildLog = path.join(ARTIFACTS, 'blog-build.log')
@@ -89,22 +99,23 @@ async function prepare(mainEnv: NodeJS.ProcessEnv, testEnv: NodeJS.ProcessEnv, [
   const nextEnv = path.join(ROOT, 'blog/next-env.d.ts')
   const nextEnvText = existsSync(nextEnv) ? readFileSync(nextEnv, 'utf8') : undefined
   const started = Date.now()
-  const reuse = process.env.BLOG_TEST_REUSE_BUILD === '1' && existsSync(path.join(ROOT, 'blog', MAIN_DIST, 'BUILD_ID'))
+  const reused = reusableBuild(blogBuildInputsHash())
+  if (reused === 'npm start') copyBuild(START_DIST, MAIN_DIST)
   // Niced: the backend files running meanwhile keep the CPU they need; the build takes what is left.
-  if (reuse) await run('npm', ['run', 'blog:migrate'], mainEnv, buildLog)
+  if (reused) await run('npm', ['run', 'blog:migrate'], mainEnv, buildLog)
   else await run('nice', ['-n', '10', 'npm', 'run', 'blog:build'], mainEnv, buildLog)
   if (nextEnvText !== undefined) writeFileSync(nextEnv, nextEnvText)
-  console.log(`[blog] ${reuse ? 'migrated (build reused)' : 'built'} in ${Math.round((Date.now() - started) / 1000)} s`)
+  console.log(`[blog] ${reused ? `migrated (${reused}'s build reused: its inputs are unchanged)` : 'built'} in ${Math.round((Date.now() - started) / 1000)} s`)
 
   copyBuild(MAIN_DIST, TEST_DIST)
   servers.push(await startNext(mainPort, mainEnv, path.join(ARTIFACTS, 'blog-server-mainnet.log')))
   servers.push(await startNext(testPort, testEnv, path.join(ARTIFACTS, 'blog-server-testnet.log')))
-  // The testnet copy still holds pages prerendered for mainnet: refresh them all.
-  const res = await fetch(`${servers[1]!.url}/blog/api/revalidate/`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${REVALIDATION_SECRET}` },
-  })
-  if (res.status !== 200) throw new Error(`testnet revalidation answered ${res.status}`)
+  // The testnet copy holds pages prerendered for mainnet, a reused build those of another data
+  // directory: refresh them all.
+  for (const server of reused ? servers : servers.slice(1)) {
+    const res = await fetch(`${server.url}/blog/api/revalidate/`, { method: 'POST', headers: { authorization: `Bearer ${REVALIDATION_SECRET}` } })
+    if (res.status !== 200) throw new Error(`revalidation of ${server.url} answered ${res.status}`)
+  }
   // As blog-serve does before `blog: ready`: the routes the APIs read and forward through are loaded
   // (a `webhook.test` delivery writes nothing), so a test's first delivery does not load them within
   // the API's 5 s request timeout.

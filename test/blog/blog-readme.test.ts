@@ -4,7 +4,7 @@
  * written (URL, headers, body file) and its login snippet run as written with the project's node.
  */
 import { execFile } from 'node:child_process'
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnMain, type SpawnedApi } from '../helpers/process'
 import { waitFor } from '../helpers/store'
 import { MAIN_DIST } from './blog-global-setup'
-import { freePort, ROOT } from './blog-server'
+import { copyBuild, freePort, ROOT } from './blog-server'
 
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
 const QUICK_START = README.slice(README.indexOf('## Quick start'), README.indexOf('## Reference'))
@@ -28,11 +28,7 @@ let api: string
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'blog-readme-'))
-  const copy = path.join(ROOT, 'blog', DIST)
-  rmSync(copy, { recursive: true, force: true })
-  for (const entry of readdirSync(path.join(ROOT, 'blog', MAIN_DIST))) {
-    if (entry !== 'cache') cpSync(path.join(ROOT, 'blog', MAIN_DIST, entry), path.join(copy, entry), { recursive: true })
-  }
+  copyBuild(MAIN_DIST, DIST)
   const port = await freePort()
   api = `http://localhost:${port}`
   platform = await spawnMain(

@@ -39,7 +39,8 @@ export function copyBuild(from: string, to: string): void {
   const [src, dest] = [path.join(ROOT, 'blog', from), path.join(ROOT, 'blog', to)]
   rmSync(dest, { recursive: true, force: true })
   for (const entry of readdirSync(src)) {
-    if (entry !== 'cache') cpSync(path.join(src, entry), path.join(dest, entry), { recursive: true })
+    // (`npm start`'s .next holds the suite's builds: never copied into themselves)
+    if (entry !== 'cache' && !entry.startsWith('test-')) cpSync(path.join(src, entry), path.join(dest, entry), { recursive: true })
   }
 }
 

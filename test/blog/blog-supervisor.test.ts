@@ -1,7 +1,7 @@
 // The blog role under supervision, in real processes: `src/main.ts --role api,blog` runs the
 // real scripts/blog-serve.ts (migrations, then `next start`) on a copy of the blog suite's Next
 // build. A crash-looping blog process: test/runtime/blog-crash-loop.test.ts.
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlogPostsDocument } from '../../src/generated/graphql';
@@ -11,8 +11,8 @@ import { spawnMain, type SpawnedApi } from '../helpers/process';
 import { freePort, waitFor } from '../helpers/store';
 import { logLines } from '../helpers/log-lines';
 import { MAIN_DIST } from './blog-global-setup';
+import { copyBuild, ROOT } from './blog-server';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const PAYLOAD_SECRET = 'supervisor-test-payload-secret-0123456789';
 
 const blogStarts = (api: SpawnedApi) => logLines(api.output()).filter((l) => l.msg === 'blog: process started');
@@ -44,10 +44,8 @@ describe(`the supervised blog process (real Next server from blog/${MAIN_DIST})`
 
   beforeAll(async () => {
     // A private copy of the build: `next start` writes revalidated pages into its dist dir.
-    const dist = path.join(ROOT, 'blog', MAIN_DIST);
     distCopy = `.next/test-supervisor-${process.pid}`;
-    const copy = path.join(ROOT, 'blog', distCopy);
-    for (const entry of readdirSync(dist)) if (entry !== 'cache') cpSync(path.join(dist, entry), path.join(copy, entry), { recursive: true });
+    copyBuild(MAIN_DIST, distCopy);
     dataDir = await migratedDataDir('supervisor-blog-');
     const serverUrl = postgresUrl();
     scratch = serverUrl ? await createScratchDatabase(serverUrl) : null;
