@@ -5,8 +5,8 @@
 //
 // `benchFanout()` (called by bench/run.ts) re-runs this file in a shell that raises `ulimit -n`
 // first: the driver and the servers it spawns (which inherit the limit) each hold N sockets.
-//   node --import tsx bench/fanout.ts --drive [--subscribers=10000] [--messages=20]
-//   node --import tsx bench/fanout.ts --serve              (one API process; prints READY <port>)
+//   node .bench-dist/fanout.js --drive [--subscribers=10000] [--messages=20]   (bench/built.ts; or --import tsx bench/fanout.ts)
+//   node .bench-dist/fanout.js --serve              (one API process; prints READY <port>)
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -14,6 +14,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { nodeArgsFor } from './built';
 
 const arg = (name: string, fallback: number) => Number(new RegExp(`--${name}=(\\d+)`).exec(process.argv.join(' '))?.[1] ?? fallback);
 const JWT_SECRET = 'bench-fanout-jwt-secret-0123456789abcdef';
@@ -25,7 +26,7 @@ const WARMUP_BROADCASTS = 3;
 /** Runs the fan-out bench in a child shell with a raised file-descriptor limit; resolves with its report lines. */
 export function benchFanout(opts: { subscribers?: number; messages?: number } = {}): Promise<string[]> {
   const args = `--drive --subscribers=${opts.subscribers ?? 10_000} --messages=${opts.messages ?? 20}`;
-  const script = `ulimit -n ${NOFILE} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "${process.execPath}" --import tsx bench/fanout.ts ${args}`;
+  const script = `ulimit -n ${NOFILE} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "${process.execPath}" ${nodeArgsFor('bench/fanout.ts').join(' ')} ${args}`;
   const child = spawn('sh', ['-c', script], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
   let out = '';
   child.stdout!.on('data', (c) => (out += c));
@@ -61,7 +62,7 @@ async function serve(): Promise<void> {
 }
 
 function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/fanout.ts', '--serve'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...nodeArgsFor('bench/fanout.ts'), '--serve'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c) => {

@@ -10,6 +10,7 @@
 // reference, growth and admission need PostgreSQL (DATABASE_URL): they run on their own database
 // beside it (platform_bench, seeded once with plain SQL by bench/seed.ts and reused).
 import { parseArgs } from 'node:util';
+import { buildBenchServers } from './built';
 import { benchFanout } from './fanout';
 import { GROWTH_SIZES, benchGrowth } from './growth';
 import { benchIngest } from './ingest';
@@ -29,6 +30,7 @@ const wants = (...names: string[]) => !only || names.some((n) => only.has(n));
 const growthSizes = process.env.BENCH_GROWTH_SIZES?.split(',').map(Number) ?? GROWTH_SIZES;
 const print = (lines: string[]) => lines.length && process.stdout.write(`\n${lines.join('\n')}\n`);
 
+await buildBenchServers();
 const started = performance.now();
 const databaseUrl = process.env.DATABASE_URL;
 process.stdout.write(`bench: ${connections} connections, ${durationMs} ms per measurement after ${warmupMs} ms warm-up${only ? `, only ${[...only].join(',')}` : ''}\n`);

@@ -8,6 +8,7 @@
 //   raw               raw Fastify + pg, one route per scenario
 // Before the load each answer is checked against the raw server's (same data, or a MISMATCH line).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { nodeArgsFor } from '../built';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
@@ -51,7 +52,7 @@ interface Measured extends LoadResult {
 }
 
 export async function startChild(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const child = spawn(process.execPath, [...nodeArgsFor(script), ...args], { stdio: ['ignore', 'pipe', 'inherit'], env });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c) => {
