@@ -12,12 +12,12 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ConfigError, loadConfig, type Config } from '../src/config'
 import { withDevelopmentSecrets } from '../src/config/development-secrets'
+import { scriptNodeArgs } from '../src/runtime/script-command'
 import { BLOG_DELIVERY_PATH, BLOG_PUBLISHED_POSTS_PATH } from '../src/surfaces/shared/blog-webhook'
 import { blogBuildInputsHash, blogBuildIsCurrent, stampBlogBuild } from './blog-build-inputs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const nextBin = path.join(root, 'node_modules/next/dist/bin/next')
-const tsxArgs = (script: string): string[] => ['--import', 'tsx', path.join(root, 'scripts', script)]
 
 // The same settings schema and start-up rules as src/main.ts (run directly, nothing checked them yet).
 let config: Config
@@ -94,7 +94,7 @@ async function step(label: string, args: string[], opts: RunOptions = {}): Promi
   if (opts.background) console.log(`blog: ${label} done in ${Math.round((Date.now() - started) / 1000)} s`)
 }
 
-await step('migrations', tsxArgs('blog-migrate.ts'))
+await step('migrations', scriptNodeArgs('blog-migrate'))
 console.log('blog: migrations applied')
 // The supervising platform process logs it (npm run start:cluster starts the API replicas then).
 process.send?.({ type: 'blog-migrated' })
@@ -102,7 +102,7 @@ const distDir = config.blog.distDir
 if (!blogBuildIsCurrent(distDir, blogBuildInputsHash())) {
   const why = existsSync(path.join(root, 'blog', distDir, 'BUILD_ID')) ? 'the build is older than its sources, building again' : 'no build found, building once'
   console.log(`blog: ${why} (npm run blog:build does the same; a few minutes on a busy machine)…`)
-  await step('import map', tsxArgs('blog-importmap.ts'), { background: 'import map' })
+  await step('import map', scriptNodeArgs('blog-importmap'), { background: 'import map' })
   await step('next build', [nextBin, 'build', 'blog'], { extraEnv: { NODE_ENV: 'production' }, background: 'build' })
   // (after the build: next build may add its distDir to blog/tsconfig.json, an input)
   stampBlogBuild(distDir, blogBuildInputsHash())

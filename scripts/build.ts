@@ -13,7 +13,14 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const THIS_FILE = fileURLToPath(import.meta.url);
 
 /** The processes production starts from dist/: every role (src/main.ts) and `npm run start:cluster`. */
-export const DIST_ENTRIES: Record<string, string> = { main: 'src/main.ts', 'start-cluster': 'scripts/start-cluster.ts' };
+export const DIST_ENTRIES: Record<string, string> = {
+  main: 'src/main.ts',
+  'start-cluster': 'scripts/start-cluster.ts',
+  // The blog role's processes (src/runtime/script-command.ts starts them from beside main.js).
+  'blog-serve': 'scripts/blog-serve.ts',
+  'blog-migrate': 'scripts/blog-migrate.ts',
+  'blog-importmap': 'scripts/blog-importmap.ts',
+};
 const STAMP = 'build-stamp.json';
 /** Files that change the output without being bundled: the package list (what stays external), the compiler options, this script. */
 const SETTINGS_FILES = ['package.json', 'tsconfig.json'];

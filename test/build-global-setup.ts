@@ -1,7 +1,7 @@
-/** Global setup: builds the spawned processes' entry (test/helpers/built-main.ts) when its sources changed. */
-import { buildIfStale } from '../scripts/build';
-import { TEST_DIST } from './helpers/built-main';
+/** Global setup: builds the spawned processes' entries (test/helpers/built-main.ts) when their sources changed. */
+import { buildIfStale, DIST_ENTRIES } from '../scripts/build';
+import { TEST_DIST, TEST_ENTRIES } from './helpers/built-main';
 
 export default async function setup(): Promise<void> {
-  await buildIfStale({ outdir: TEST_DIST });
+  await buildIfStale({ outdir: TEST_DIST, entries: { ...DIST_ENTRIES, ...TEST_ENTRIES } });
 }

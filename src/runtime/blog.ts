@@ -4,6 +4,7 @@ import { Counter, Gauge } from 'prom-client';
 import type { Config } from '../config';
 import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
+import { scriptNodeArgs } from './script-command';
 import { superviseProcess, type SupervisedCommand, type SupervisionPolicy, type Supervisor } from './supervisor';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -12,7 +13,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 function blogCommand(config: Pick<Config, 'blog' | 'dataDir' | 'sourceEnv'>): SupervisedCommand {
   return {
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(ROOT, 'scripts/blog-serve.ts')],
+    args: scriptNodeArgs('blog-serve'),
     cwd: ROOT,
     // The child inherits this process's environment plus the settings it was configured from (env
     // files included), so the blog and its CMS parse exactly what was validated here.

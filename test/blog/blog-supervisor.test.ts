@@ -1,12 +1,13 @@
 // The blog role under supervision, in real processes: `src/main.ts --role api,blog` runs the
 // real scripts/blog-serve.ts (migrations, then `next start`) on a copy of the blog suite's Next
 // build. A crash-looping blog process: test/runtime/blog-crash-loop.test.ts.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlogPostsDocument } from '../../src/generated/graphql';
 import { gql } from '../helpers/client';
 import { createScratchDatabase, migratedDataDir, postgresUrl, type ScratchDatabase } from '../helpers/db';
+import { TEST_DIST } from '../helpers/built-main';
 import { spawnMain, type SpawnedApi } from '../helpers/process';
 import { freePort, waitFor } from '../helpers/store';
 import { logLines } from '../helpers/log-lines';
@@ -78,6 +79,10 @@ describe(`the supervised blog process (real Next server from blog/${MAIN_DIST})`
     await waitFor(() => answers(blogUrl), 300_000, 'the blog to serve (migrations + next start)');
     const [first] = blogStarts(api);
     expect(first?.pid).toBeGreaterThan(0);
+    // Started built as the platform is (production runs dist/): blog-serve.js beside main.js, no tsx.
+    const command = readFileSync(`/proc/${first!.pid}/cmdline`, 'utf8').split('\0');
+    expect(command).toContain(path.join(TEST_DIST, 'blog-serve.js'));
+    expect(command.join(' ')).not.toContain('tsx');
     expect(api.output().indexOf('blog: migrations applied')).toBeGreaterThan(-1);
     // The API reads the blog from the blog process (it loads no CMS itself).
     const listed = async () => (await gql(apiUrl, BlogPostsDocument, { page: 1, limit: 5 })).body;

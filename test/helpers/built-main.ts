@@ -11,3 +11,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 export const TEST_DIST = path.join(ROOT, '.test-dist');
 /** Node arguments that run src/main.ts built. */
 export const BUILT_MAIN_ARGS: readonly string[] = ['--enable-source-maps', path.join(TEST_DIST, 'main.js')];
+/** Test entries built beside main.js (test/build-global-setup.ts), by output name. */
+export const TEST_ENTRIES = { 'api-entry-with-blog-policy': 'test/fixtures/api-entry-with-blog-policy.ts' } as const;
+/** A built test entry, as `spawnMain` takes it. */
+export const builtTestEntry = (name: keyof typeof TEST_ENTRIES): string => path.join(TEST_DIST, `${name}.js`);

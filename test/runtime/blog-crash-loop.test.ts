@@ -3,6 +3,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { builtTestEntry } from '../helpers/built-main';
 import { migratedDataDir } from '../helpers/db';
 import { logLines } from '../helpers/log-lines';
 import { spawnMain, type SpawnedApi } from '../helpers/process';
@@ -29,7 +30,7 @@ describe('a crash-looping blog process ends the platform', () => {
         },
         120_000,
         // Its policy: a crash loop is 3 exits within 10 minutes, 100 ms backoff.
-        'test/fixtures/api-entry-with-blog-policy.ts',
+        builtTestEntry('api-entry-with-blog-policy'),
       );
       const proc = api;
       const code = await new Promise<number | null>((resolve) => (proc.child.exitCode !== null ? resolve(proc.child.exitCode) : proc.child.once('exit', (c) => resolve(c))));

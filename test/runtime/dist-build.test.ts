@@ -1,10 +1,10 @@
 // What production runs (scripts/build.ts): src/ built once into a scratch dist folder and started as
 // `npm start` and the image start it (node --enable-source-maps <dist>/main.js). It answers health
 // and GraphQL (the committed schema), stops with exit 0 on SIGTERM, and a start-up failure's stack
-// names the .ts lines.
+// names the .ts lines; the blog role's processes are built beside it.
 // The stamp: a build is reused until a file it read changes, then rebuilt.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, type IntrospectionQuery } from 'graphql';
@@ -86,6 +86,22 @@ describe('the built server', () => {
     expect(stack).toMatch(/at async runProcess \(.*src\/runtime\/process\.ts:\d+:\d+\)/);
     // No frame names the bundle itself.
     expect(stack).not.toContain(outdir);
+  }, 60_000);
+
+  it("holds the blog role's processes: blog-migrate.js migrates a new blog database without tsx", async () => {
+    const dataDir = scratchDir(tmpdir(), 'dist-blog-');
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, PAYLOAD_SECRET: 'dist-test-payload-secret-0123456789' };
+    delete env.BLOG_DATABASE_URL;
+    const child = spawn(process.execPath, ['--enable-source-maps', path.join(outdir, 'blog-migrate.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    expect(await new Promise<number | null>((resolve) => child.once('exit', resolve)), out).toBe(0);
+    const applied = readdirSync(path.join(root, 'cms/migrations/sqlite')).filter((f) => /^\d{8}_\d{6}_\w+\.ts$/.test(f));
+    expect(applied.length).toBeGreaterThan(0);
+    for (const file of applied) expect(out).toContain(`Migrated:  ${file.replace(/\.ts$/, '')}`);
+    expect(existsSync(path.join(dataDir, 'blog.db'))).toBe(true);
+    for (const name of ['blog-serve', 'blog-importmap']) expect(existsSync(path.join(outdir, `${name}.js`))).toBe(true);
   }, 60_000);
 });
 
