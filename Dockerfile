@@ -37,7 +37,7 @@ ENV NODE_ENV=production \
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json /app/tsconfig.json /app/prisma.config.ts ./
 COPY --from=build /app/dist ./dist
-# The sources stay: the blog process (scripts/blog-serve.ts) and the operator scripts run them under tsx.
+# The sources stay: the operator scripts run them under tsx, and Next compiles cms/ and blog/ when it builds the blog.
 COPY --from=build /app/src ./src
 COPY --from=build /app/schema ./schema
 COPY --from=build /app/scripts ./scripts
