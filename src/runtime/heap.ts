@@ -18,8 +18,9 @@ export function limitHeapGrowth(percent = HEAP_GROWING_PERCENT): void {
 /**
  * WebAssembly compiled by the baseline compiler (Liftoff) only, never tiered up by TurboFan.
  * Prisma's query compiler is WebAssembly; tiering it up in the background costs 50–90 MiB of
- * native memory that is never returned. Processes without the api role run few queries, so
- * they take the slower baseline code (docs/decisions.md: idle jobs and indexer footprint).
+ * native memory that is never returned, and buys no measurable query speed once its plans are
+ * warm (6,000 Prisma reads at 50 concurrent: 2.1–2.4 s either way), so every role takes the
+ * baseline code (docs/decisions.md: idle jobs and indexer footprint; the API's, issue 27).
  * Must run before the first WebAssembly module is compiled.
  */
 export function compileWasmBaselineOnly(): void {

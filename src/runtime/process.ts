@@ -25,12 +25,12 @@ const EXIT = { ok: 0, config: 78, startup: 70, unavailable: 69, supervisedGaveUp
  */
 export async function runProcess(argv: string[], overrides: Omit<RuntimeOverrides, 'roles' | 'logger' | 'onFatal'> = {}): Promise<void> {
   limitHeapGrowth();
+  compileWasmBaselineOnly();
   let roles: Set<Role>;
   let config: Config;
   let devSecrets: DevelopmentSecrets['generated'];
   try {
     roles = parseRoles(argv);
-    if (!roles.has('api')) compileWasmBaselineOnly();
     ({ config, generated: devSecrets } = withDevelopmentSecrets(loadConfig()));
   } catch (err) {
     process.stderr.write(`${err instanceof ConfigError || err instanceof Error ? err.message : String(err)}\n`);

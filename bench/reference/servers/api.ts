@@ -6,13 +6,14 @@ import 'reflect-metadata';
 import { KeyvAdapter } from '@apollo/utils.keyvadapter';
 import Keyv from 'keyv';
 import { createRuntime } from '../../../src/runtime';
-import { limitHeapGrowth } from '../../../src/runtime/heap';
+import { compileWasmBaselineOnly, limitHeapGrowth } from '../../../src/runtime/heap';
 import { announce, benchConfig, benchLogger, flag } from './common';
 
 const neverStores = new Keyv<string>({ store: { get: () => undefined, set: () => true, delete: () => false, clear: () => undefined } });
 
 // As src/main.ts runs it (src/runtime/process.ts).
 limitHeapGrowth();
+compileWasmBaselineOnly();
 const runtime = await createRuntime(benchConfig(), {
   roles: new Set(['api']),
   logger: benchLogger(),
