@@ -157,8 +157,8 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
   shutdown.add('roles', 'chat bans watch', () => services.chatModeration.close());
   runtime.core = { db, store, services };
 
-  if (roles.has('api')) {
-    const [{ buildGraphqlSchema }, { buildHttpApp }, { createSharedKeyValueCache }] = await (transports ?? loadTransports());
+  if (transports) {
+    const [{ buildGraphqlSchema }, { buildHttpApp }, { createSharedKeyValueCache }] = await transports;
     const schema = await buildGraphqlSchema({ services, pubSub: bus.pubSub });
     // One origin: `/blog` is proxied to BLOG_UPSTREAM_URL, else to this platform's own blog process.
     const blogUpstream = config.blog.upstreamUrl ?? (roles.has('blog') ? `http://127.0.0.1:${config.blog.port}` : undefined);

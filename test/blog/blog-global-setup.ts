@@ -15,7 +15,7 @@ import path from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { BLOG_DELIVERY_PATH, BLOG_PUBLISHED_POSTS_PATH } from '../../src/surfaces/shared/blog-webhook'
 import { blogBuildInputsHash, blogBuildIsCurrent } from '../../scripts/blog-build-inputs'
-import { TEST_DIST as TEST_DIST_DIR } from '../helpers/built-main'
+import { builtNodeArgs } from '../helpers/built-main'
 import { copyBuild, freePort, ROOT, run, startNext, type StartedServer } from './blog-server'
 
 declare module 'vitest' {
@@ -104,7 +104,7 @@ async function prepare(mainEnv: NodeJS.ProcessEnv, testEnv: NodeJS.ProcessEnv, [
   if (reused === 'npm start') copyBuild(START_DIST, MAIN_DIST)
   // Niced: the backend files running meanwhile keep the CPU they need; the build takes what is left.
   // (built: test/build-global-setup.ts, which runs first, has built the blog role's processes)
-  if (reused) await run(process.execPath, ['--enable-source-maps', path.join(TEST_DIST_DIR, 'blog-migrate.js')], mainEnv, buildLog)
+  if (reused) await run(process.execPath, builtNodeArgs('blog-migrate'), mainEnv, buildLog)
   else await run('nice', ['-n', '10', 'npm', 'run', 'blog:build'], mainEnv, buildLog)
   if (nextEnvText !== undefined) writeFileSync(nextEnv, nextEnvText)
   console.log(`[blog] ${reused ? `migrated (${reused}'s build reused: its inputs are unchanged)` : 'built'} in ${Math.round((Date.now() - started) / 1000)} s`)

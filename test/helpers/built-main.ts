@@ -9,8 +9,10 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Inside the repository, so the built files find node_modules as dist/ does. */
 export const TEST_DIST = path.join(ROOT, '.test-dist');
+/** Node arguments that run one built entry (`main`, `blog-migrate`, …: scripts/build.ts's DIST_ENTRIES and TEST_ENTRIES below). */
+export const builtNodeArgs = (name: string): string[] => ['--enable-source-maps', path.join(TEST_DIST, `${name}.js`)];
 /** Node arguments that run src/main.ts built. */
-export const BUILT_MAIN_ARGS: readonly string[] = ['--enable-source-maps', path.join(TEST_DIST, 'main.js')];
+export const BUILT_MAIN_ARGS: readonly string[] = builtNodeArgs('main');
 /** Test entries built beside main.js (test/build-global-setup.ts), by output name. */
 export const TEST_ENTRIES = { 'api-entry-with-blog-policy': 'test/fixtures/api-entry-with-blog-policy.ts' } as const;
 /** A built test entry, as `spawnMain` takes it. */

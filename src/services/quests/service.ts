@@ -164,10 +164,12 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
   });
   let unlisten: (() => Promise<void>) | null = null;
 
+  /** The cached statuses of `players` (null: every wallet) are read again. */
+  const dropStatuses = (players: readonly string[] | null) => (players ? statusCache.drop(players) : statusCache.clear());
+
   /** After a progress or claim write committed here: this replica's cached statuses of `players` (null: all) drop at once, the others' when the bus delivers. */
   function walletsChanged(players: readonly string[] | null): void {
-    if (players) statusCache.drop(players);
-    else statusCache.clear();
+    dropStatuses(players);
     deps.bus?.publish(progressChanged, { players: players && [...players] }).catch((err: unknown) => logger.warn({ err }, 'quest progress change not announced; other replicas read it within 5 s'));
   }
 
@@ -422,7 +424,7 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
         if (created.quests.length) logger.info({ quests: created.quests }, 'quests: added the default quests missing from the database');
       }
       // Other replicas' progress and claim writes drop this replica's cached statuses of those wallets.
-      unlisten = (await deps.bus?.listen(progressChanged, ({ players }) => (players ? statusCache.drop(players) : statusCache.clear()))) ?? null;
+      unlisten = (await deps.bus?.listen(progressChanged, ({ players }) => dropStatuses(players))) ?? null;
       await observeAll();
       const every = deps.lifecycleIntervalMs ?? 60_000;
       if (every > 0) {
