@@ -31,7 +31,7 @@ const MEDIA = {
 const SINGLE_RESULT_TYPES = [MEDIA.json, MEDIA.graphqlResponse, MEDIA.callback];
 const LANDING_PAGE_CHOICES = [MEDIA.json, MEDIA.graphqlResponse, 'multipart/mixed; deferSpec=20220824', 'multipart/mixed; incrementalSpec=v0.2', 'multipart/mixed', MEDIA.html];
 
-const CACHE_CONTROL_PUBLIC = /^max-age=(\d+), public$/;
+const CACHE_CONTROL_CACHEABLE = /^max-age=(\d+), (public|private)$/;
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
 interface Answer {
@@ -40,6 +40,8 @@ interface Answer {
   /** Its strong ETag (src/http/etag.ts), hashed once at the fill. */
   etag: string;
   maxAge: number;
+  /** Its `Cache-Control` scope: `private` answers are anonymous callers' own (see `createCachedAnswers`). */
+  scope: 'public' | 'private';
   /** When Apollo produced it (ms since the epoch): the `Age` header counts from here. */
   cacheTime: number;
   /** The operation's name for the operation metrics (null: anonymous). */
@@ -47,8 +49,8 @@ interface Answer {
 }
 
 interface Verdict {
-  /** A query whose cache policy (from the document's hints) is PUBLIC with a positive max-age. */
-  publicQuery: boolean;
+  /** A query whose cache policy (from the document's hints) has a positive max-age, PUBLIC or PRIVATE. */
+  cacheableQuery: boolean;
   name: string | null;
 }
 
@@ -72,8 +74,8 @@ const parseJson = (v: unknown): unknown => {
 };
 
 /**
- * Cached public answers sent from a Fastify hook, before Apollo: an anonymous GraphQL read (GET
- * or POST) whose operation the cache policy marks PUBLIC, and whose answer is in the response
+ * Cached answers sent from a Fastify hook, before Apollo: an anonymous GraphQL read (GET or POST)
+ * whose operation the cache policy makes cacheable, and whose answer is in the response
  * cache (this process's tier, then the shared store), is answered by `serve` (a preHandler: the
  * security headers, CORS, admission and the auth check have run) with the bytes, `Cache-Control`,
  * `Age` and ETag Apollo's answer had; a miss goes through Apollo, and `fill` (an onSend hook)
@@ -82,7 +84,10 @@ const parseJson = (v: unknown): unknown => {
  * and the data generations read at the start of the request (a bump during execution files the
  * answer under the old generation, never to be read). Authenticated and operator requests never
  * use it (Apollo's response cache keeps their PUBLIC and PRIVATE answers per session), and an
- * answer is only stored when Apollo's own run said: a query, PUBLIC by its hints, no errors.
+ * answer is only stored when Apollo's own run said: a query, cacheable by its hints, no errors.
+ * PRIVATE answers are included: PRIVATE means "depends on the caller's wallet" (Apollo's response
+ * cache keys them by it), and every caller reaching the hook has none, so an anonymous answer is
+ * every anonymous caller's; it keeps its `private` Cache-Control, so no shared cache downstream stores it.
  * Anything unusual in a request (a repeated parameter, a non-JSON body, an Accept header Apollo
  * would refuse or answer with its landing page, a registration carrying both the document and its
  * hash) goes to Apollo, which answers or refuses it as before.
@@ -185,7 +190,7 @@ export function createCachedAnswers(opts: {
     const read = readRequest(request);
     if (!read) return undefined;
     const document = documentKey(read.documentHash, read.operationName);
-    if (verdicts.get(document)?.publicQuery === false) return undefined;
+    if (verdicts.get(document)?.cacheableQuery === false) return undefined;
     const key = `ans:${opts.generations()}:${document}:${read.variables}`;
     const answer = await lookup(key);
     if (!answer) {
@@ -198,21 +203,27 @@ export function createCachedAnswers(opts: {
     reply
       .code(200)
       .header('content-type', contentType)
-      .header('cache-control', `max-age=${answer.maxAge}, public`)
+      .header('cache-control', `max-age=${answer.maxAge}, ${answer.scope}`)
       .header('age', String(Math.max(0, Math.round((Date.now() - answer.cacheTime) / 1000))));
     // POST answers carry no ETag (src/http/etag.ts, which also answers a matching If-None-Match with 304).
     if (request.method === 'GET') reply.header('etag', answer.etag);
     return reply.send(answer.body);
   }
 
-  /** onSend (before the ETag hook): stores the answer Apollo sent for a marked request when it is a clean PUBLIC query answer. */
+  /** onSend (before the ETag hook): stores the answer Apollo sent for a marked request when it is a clean cacheable query answer. */
   function fill(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     const miss = request.cachedAnswerMiss;
     if (miss === null || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const maxAgeHeader = CACHE_CONTROL_PUBLIC.exec(String(reply.getHeader('cache-control') ?? ''));
+    const cacheControl = CACHE_CONTROL_CACHEABLE.exec(String(reply.getHeader('cache-control') ?? ''));
     const verdict = verdicts.get(miss.documentKey);
-    if (!maxAgeHeader || !verdict?.publicQuery || reply.getHeader('age') !== undefined) return payload;
-    const meta = { etag: `"${createHash('sha1').update(payload).digest('base64url')}"`, maxAge: Number(maxAgeHeader[1]), cacheTime: Date.now(), name: verdict.name };
+    if (!cacheControl || !verdict?.cacheableQuery || reply.getHeader('age') !== undefined) return payload;
+    const meta: Omit<Answer, 'body'> = {
+      etag: `"${createHash('sha1').update(payload).digest('base64url')}"`,
+      maxAge: Number(cacheControl[1]),
+      scope: cacheControl[2] as Answer['scope'],
+      cacheTime: Date.now(),
+      name: verdict.name,
+    };
     if (request.method === 'GET') reply.header('etag', meta.etag);
     // Only into the response cache (this process's tier of it, or Redis): what `lookup` decodes from
     // there is kept here. In the background, as Apollo's response cache writes (a failure only makes
@@ -224,7 +235,7 @@ export function createCachedAnswers(opts: {
   return {
     /**
      * Apollo learns, per document and operation name, whether its answers may be served here: a
-     * query whose hints make it PUBLIC and cacheable. Runs after the policy accepted the operation.
+     * query whose hints make it cacheable. Runs after the policy accepted the operation.
      */
     plugin(policyOf: ReturnType<typeof operationCachePolicies>): ApolloServerPlugin<GraphqlContext> {
       return {
@@ -236,8 +247,7 @@ export function createCachedAnswers(opts: {
               // The schema's hints are fixed: a document's verdict, once known, does not change.
               if (verdicts.get(key)) return;
               const hint = policyOf(rc.document, rc.operation);
-              const publicQuery = rc.operation.operation === 'query' && cacheableHint(hint) && hint.scope !== 'PRIVATE';
-              verdicts.set(key, { publicQuery, name: rc.operationName });
+              verdicts.set(key, { cacheableQuery: rc.operation.operation === 'query' && cacheableHint(hint), name: rc.operationName });
             },
           };
         },

@@ -29,6 +29,12 @@ export const CACHE_HINTS = {
   blog: { maxAge: 30, scope: 'PUBLIC' },
   /** One wallet's view derived from indexed events (VIP level): cached for that wallet only. */
   walletChainView: { maxAge: 10, scope: 'PRIVATE' },
+  /**
+   * Quest statuses: the caller's own when no player is named, so PRIVATE (per wallet; anonymous
+   * callers share theirs, ./cached-answers.ts). The upkeep and claims bump `questProgress`, indexer
+   * commits `chain`; a period or lifecycle boundary shows within this many seconds.
+   */
+  questStatus: { maxAge: 5, scope: 'PRIVATE' },
 } as const satisfies Record<string, CacheHint>;
 
 /**

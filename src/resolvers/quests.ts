@@ -133,11 +133,13 @@ export class QuestsResolver {
   }
 
   @Query(() => [QuestStatus], { description: "Every quest's status for a player (default: the caller)" })
+  @Directive(cacheControl(CACHE_HINTS.questStatus))
   questStatuses(@Arg('player', () => String, { nullable: true }) player: string | null, @Ctx() ctx: GraphqlContext): Promise<QuestStatus[]> {
     return this.services.quests.defaultStatus({ player: orUndefined(player) }, ctx.auth?.wallet ?? null, { signal: ctx.signal });
   }
 
   @Query(() => QuestStatus, { description: `Status of one quest (mode: ${valuesText(questMode)})` })
+  @Directive(cacheControl(CACHE_HINTS.questStatus))
   questStatus(
     @Arg('campaignSlug', () => String) campaignSlug: string,
     @Arg('questKey', () => String) questKey: string,
@@ -149,6 +151,7 @@ export class QuestsResolver {
   }
 
   @Query(() => [QuestStatus], { description: 'Statuses for up to 50 checks of one campaign' })
+  @Directive(cacheControl(CACHE_HINTS.questStatus))
   questBatchStatus(
     @Arg('campaignSlug', () => String) campaignSlug: string,
     @Arg('checks', () => [QuestCheckInput]) checks: QuestCheckInput[],
@@ -159,6 +162,7 @@ export class QuestsResolver {
   }
 
   @Query(() => QuestStatus, { description: "Status of the campaign's daily performance quest" })
+  @Directive(cacheControl(CACHE_HINTS.questStatus))
   questPerformanceDailyStatus(
     @Arg('campaignSlug', () => String) campaignSlug: string,
     @Arg('player', () => String, { nullable: true }) player: string | null,

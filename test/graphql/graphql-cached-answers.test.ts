@@ -1,16 +1,18 @@
-// Cached public answers sent from a Fastify hook before Apollo (src/graphql/cached-answers.ts),
-// through the real HTTP interface (Fastify inject: every hook, no socket): a hit is the answer
-// Apollo sent (bytes and headers, Age added), 304 on If-None-Match, admission still charged,
-// nothing served to an authenticated caller or across variables, a bump makes the next read fresh,
-// and requests Apollo would refuse are still refused.
+// Cached answers sent from a Fastify hook before Apollo (src/graphql/cached-answers.ts), through
+// the real HTTP interface (Fastify inject: every hook, no socket): a hit is the answer Apollo sent
+// (bytes and headers, Age added), 304 on If-None-Match, admission still charged, nothing served to
+// an authenticated caller or across variables, a bump makes the next read fresh, anonymous PRIVATE
+// answers stay anonymous callers', and requests Apollo would refuse are still refused.
 import { createHash, randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type TestApi } from '../helpers/api';
+import { betEvent, indexBets } from '../quests/quests-helpers';
 
 const TOP = 'query Top { leaderboard(board: XP, limit: 5) { rank player score } }';
 const TOP_N = 'query TopN($limit: Int!) { leaderboard(board: XP, limit: $limit) { player score } }';
 const ELIGIBILITY = 'query Mine { subnameEligibility { vipLevel } }';
+const QUEST_STATUS = 'query Status($player: String!) { questBatchStatus(campaignSlug: "platform", checks: [{ questKey: "daily-bet", player: $player }]) { progress claimed } }';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const wallet = (c: string) => `0x${c.repeat(64)}`;
 const PREFLIGHT = { 'apollo-require-preflight': 'true' };
@@ -158,6 +160,36 @@ describe('cached public answers before Apollo', () => {
     expect(fresh.headers.age).toBeUndefined();
     expect(scores(fresh)).toEqual(['301', '200']);
     expect(fresh.headers.etag).not.toBe(stale.headers.etag);
+  });
+
+  it("serves an anonymous caller's PRIVATE answer (quest status) to the next anonymous caller, never to a wallet's own read, and afresh once the player's progress or claims change", async () => {
+    const player = wallet('d');
+    const statusOf = (a: Answer) => (a.json.data!.questBatchStatus as Array<{ progress: string; claimed: boolean }>)[0];
+    const ask = () => post(api, { query: QUEST_STATUS, variables: { player } });
+    const first = await ask();
+    expect(first.headers.age).toBeUndefined();
+    const cached = await hit(ask);
+    expect(cached.headers['cache-control']).toBe('max-age=5, private');
+    expect(cached.text).toBe(first.text);
+    expect(statusOf(cached)).toMatchObject({ progress: '0', claimed: false });
+
+    // The indexer's post-commit quest step bumps `questProgress` with the wallet (no `chain` bump here).
+    await indexBets(api.db, api.services.quests, [betEvent(player, new Date())]);
+    const afterBet = await ask();
+    expect(afterBet.headers.age).toBeUndefined();
+    expect(statusOf(afterBet)).toMatchObject({ progress: '1', claimed: false });
+    await hit(ask);
+
+    // The wallet's own reads go through Apollo's per-wallet cache, never the anonymous answer.
+    const asD = { authorization: `Bearer ${api.services.tokens.signAccess(player)}` };
+    const claim = await post(api, { query: 'mutation { claimQuest(campaignSlug: "platform", questKey: "daily-bet") { claimedAt } }' }, asD);
+    expect(claim.json.errors).toBeUndefined();
+    const own = await post(api, { query: QUEST_STATUS, variables: { player } }, asD);
+    expect(own.headers.age).toBeUndefined();
+    expect(statusOf(own)).toMatchObject({ progress: '1', claimed: true });
+    const afterClaim = await ask();
+    expect(afterClaim.headers.age).toBeUndefined();
+    expect(statusOf(afterClaim)).toMatchObject({ progress: '1', claimed: true });
   });
 
   it('leaves to Apollo what it would refuse or answer otherwise, even when the answer is cached', async () => {

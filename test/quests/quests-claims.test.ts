@@ -4,6 +4,7 @@ import { ClaimQuestDocument } from '../../src/generated/graphql';
 import { createLeaderboardService } from '../../src/services/leaderboards/service';
 import { DEFAULT_CATALOGUE, type Catalogue } from '../../src/services/quests/catalogue';
 import { createQuestService, type QuestService } from '../../src/services/quests/service';
+import { createReadCacheService } from '../../src/services/read-cache';
 import { createSharedStore, type SharedStore } from '../../src/store';
 import { startApi, type TestApi } from '../helpers/api';
 import { createTestDb, type TestDb } from '../helpers/db';
@@ -108,8 +109,9 @@ describe('exact UTC period edges (injected clock)', () => {
   beforeAll(async () => {
     t = await createTestDb();
     store = await createSharedStore({ cacheStore: 'memory', logger });
-    const leaderboards = await createLeaderboardService({ db: t.db, store });
-    quests = createQuestService({ db: t.db, store, logger, leaderboards, catalogue, now: () => clock, lifecycleIntervalMs: 0, claimLimit: { max: 1000, windowMs: 60_000 } });
+    const readCache = await createReadCacheService({ store });
+    const leaderboards = await createLeaderboardService({ db: t.db, store, readCache });
+    quests = createQuestService({ db: t.db, store, logger, leaderboards, readCache, catalogue, now: () => clock, lifecycleIntervalMs: 0, claimLimit: { max: 1000, windowMs: 60_000 } });
     clock = at('2026-03-02T11:59:59.999Z');
     await quests.start();
   }, 120_000);

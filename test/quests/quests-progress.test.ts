@@ -11,6 +11,7 @@ import { createHooks } from '../../src/services/hooks.js';
 import { DEFAULT_CATALOGUE } from '../../src/services/quests/catalogue.js';
 import { diffProgress } from '../../src/services/quests/progress.js';
 import { createQuestService } from '../../src/services/quests/service.js';
+import { createReadCacheService } from '../../src/services/read-cache/index.js';
 import { createSharedStore } from '../../src/store/index.js';
 
 // The indexer's post-commit step keeps quest_progress equal to what the rebuild recomputes from
@@ -58,7 +59,8 @@ describe('quest progress kept by the indexer', () => {
       const store = await createSharedStore({ cacheStore: 'memory', logger: testLogger });
       let clock = new Date();
       const hooks = createHooks(testLogger);
-      const quests = createQuestService({ db, store, logger: testLogger, leaderboards: await createLeaderboardService({ db, store }), now: () => clock, lifecycleIntervalMs: 0, hooks });
+      const readCache = await createReadCacheService({ store });
+      const quests = createQuestService({ db, store, logger: testLogger, leaderboards: await createLeaderboardService({ db, store, readCache }), readCache, now: () => clock, lifecycleIntervalMs: 0, hooks });
       await quests.start();
       const run = inProcessIndexer(db, chain, { hooks });
       await run.indexer.start();

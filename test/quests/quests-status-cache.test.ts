@@ -5,14 +5,15 @@ import { createHooks } from '../../src/services/hooks';
 import { createQuestService, type QuestService } from '../../src/services/quests/service';
 import { createStatusCache } from '../../src/services/quests/status-cache';
 import type { StoredCheck, StoredState } from '../../src/services/quests/progress';
-import { createBus, createSharedStore, type SharedStore } from '../../src/store';
+import { createReadCacheService } from '../../src/services/read-cache';
+import { createSharedStore, type SharedStore } from '../../src/store';
 import { createTestDb, testLogger, type TestDb } from '../helpers/db';
 import { needsService, testEnv } from '../helpers/env';
 import { betEvent, indexBets } from './quests-helpers';
 
 // Quest status reads keep each wallet's stored progress and claims in memory (src/services/quests/status-cache.ts)
 // until that wallet's progress or claims change: the indexer's progress upkeep and a claim drop it on
-// their own replica at once and on the others through the bus. The tests give the cache an hour of
+// their own replica at once and on the others through the `questProgress` bump. The tests give the cache an hour of
 // TTL, so what they see is the invalidation, never an expiry.
 const HOUR = 3_600_000;
 const wallet = () => `0x${randomUUID().replace(/-/g, '').padEnd(64, '0')}`;
@@ -28,13 +29,14 @@ async function writeProgressDirectly(t: TestDb, player: string, progress: number
 }
 
 async function questsOn(t: TestDb, store: SharedStore): Promise<QuestService> {
+  const readCache = await createReadCacheService({ store });
   const quests = createQuestService({
     db: t.db,
     store,
-    bus: createBus(store, { logger: testLogger }),
+    readCache,
     hooks: createHooks(testLogger),
     logger: testLogger,
-    leaderboards: await createLeaderboardService({ db: t.db, store }),
+    leaderboards: await createLeaderboardService({ db: t.db, store, readCache }),
     lifecycleIntervalMs: 0,
     statusCacheTtlMs: HOUR,
   });
@@ -128,8 +130,8 @@ describe.runIf(needsService('SHARED_STORE_URL'))('a write on one replica drops t
   async function announcedOnA(player: string): Promise<() => Promise<void>> {
     let heard!: () => void;
     const delivered = new Promise<void>((resolve) => (heard = resolve));
-    const unsubscribe = await storeA.subscribe('quests:progress:changed', (message) => {
-      if (message.includes(player)) heard();
+    const unsubscribe = await storeA.subscribe('readcache:bump', (message) => {
+      if (message.startsWith('questProgress ') && message.includes(player)) heard();
     });
     return async () => {
       await delivered;

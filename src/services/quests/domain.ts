@@ -8,7 +8,7 @@ export const questsDomain = defineDomain({
   name: 'quests',
   settings: ['quests'],
   needs: [leaderboardsDomain, operatorsDomain, readCacheDomain],
-  create: ({ config, db, store, bus, logger, registry, hooks, now }, { leaderboards, audit, readCache }) => ({
-    quests: createQuestService({ db, store, bus, logger, leaderboards, registry, claimLimit: config.quests.claimRateLimit, hooks, now, audit, readCache }),
+  create: ({ config, db, store, logger, registry, hooks, now }, { leaderboards, audit, readCache }) => ({
+    quests: createQuestService({ db, store, logger, leaderboards, registry, claimLimit: config.quests.claimRateLimit, hooks, now, audit, readCache }),
   }),
 });

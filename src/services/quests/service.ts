@@ -6,7 +6,7 @@ import { AppError, type ErrorCode } from '../../errors';
 import { suiAddress } from '../../input/sui-address';
 import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
-import { defineChannel, type Bus, type SharedStore } from '../../store';
+import type { SharedStore } from '../../store';
 import type { Hooks } from '../hooks';
 import { chargeRate, isOverLimit, rateLimited } from '../../store/rate-limit';
 import type { LeaderboardService } from '../leaderboards';
@@ -47,12 +47,6 @@ export const MAX_STATUS_CHECKS = 50;
  * announcement (edits announce themselves to every replica at once; the catalogue's own cache hint is 10 s).
  */
 const CATALOGUE_READ_TTL_MS = 5_000;
-/**
- * Published after a wallet's stored progress or claims changed (the upkeep's refresh, a claim;
- * `players: null` after a quest's whole progress was recomputed): every replica drops those
- * wallets' cached status reads.
- */
-const progressChanged = defineChannel<{ players: string[] | null }>('quests:progress:changed');
 
 /** The operators' side: campaigns and quests as data, each edit versioned and audited, seen by every replica at once. */
 export interface QuestAdminService {
@@ -106,10 +100,12 @@ export interface QuestServiceDeps {
   hooks?: Pick<Hooks, 'on'>;
   /** The operators' audit log (every edit is audited); without it the admin side refuses. */
   audit?: Pick<AuditLog, 'audited'>;
-  /** The `quests` generation: bumped by an edit (cached responses and every replica's catalogue copy drop at once). */
-  readCache?: Pick<ReadCacheService, 'bump' | 'onBump'>;
-  /** Where changed wallets are announced to the other replicas (their cached status reads drop); without it only this process's cache drops. */
-  bus?: Pick<Bus, 'publish' | 'listen'>;
+  /**
+   * The `quests` generation, bumped by an edit (cached responses and every replica's catalogue copy
+   * drop at once), and `questProgress`, bumped with the wallets whose progress or claims changed
+   * (cached status answers, and those wallets' status reads on every replica, drop at once).
+   */
+  readCache: Pick<ReadCacheService, 'bump' | 'onBump'>;
   /** Test seam: how long a wallet's cached status reads live without a change announced (default STATUS_CACHE_TTL_MS). */
   statusCacheTtlMs?: number;
 }
@@ -158,19 +154,22 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
   /** Status reads' stored progress and claims per wallet (./status-cache.ts), dropped by `walletsChanged`, by other replicas' announcements and by an edit. */
   const statusCache = createStatusCache({ ttlMs: deps.statusCacheTtlMs });
   // An edit on any replica bumps `quests`: these copies drop before a response cached under the new generation can be built from them.
-  deps.readCache?.onBump('quests', () => {
+  deps.readCache.onBump('quests', () => {
     cache.invalidate();
     statusCache.clear();
   });
-  let unlisten: (() => Promise<void>) | null = null;
+  // A wallet's progress or claims changed on some replica: its status reads here are read again (null: every wallet's).
+  deps.readCache.onBump('questProgress', (players) => (players ? statusCache.drop(players) : statusCache.clear()));
 
-  /** The cached statuses of `players` (null: every wallet) are read again. */
-  const dropStatuses = (players: readonly string[] | null) => (players ? statusCache.drop(players) : statusCache.clear());
-
-  /** After a progress or claim write committed here: this replica's cached statuses of `players` (null: all) drop at once, the others' when the bus delivers. */
+  /**
+   * After a progress or claim write committed here: the `questProgress` bump drops the cached
+   * statuses of `players` (null: all) here at once and on the other replicas when they hear of it,
+   * each before it can cache an answer under the new generation. A lost announcement shows within
+   * the status cache's TTL and the answers' max-age.
+   */
   function walletsChanged(players: readonly string[] | null): void {
-    dropStatuses(players);
-    deps.bus?.publish(progressChanged, { players: players && [...players] }).catch((err: unknown) => logger.warn({ err }, 'quest progress change not announced; other replicas read it within 5 s'));
+    if (players?.length === 0) return;
+    void deps.readCache.bump('questProgress', players ?? undefined);
   }
 
   const upkeep = createProgressUpkeep({
@@ -376,7 +375,7 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
    */
   async function changed(change: CatalogueChange): Promise<void> {
     cache.invalidate();
-    await deps.readCache?.bump('quests');
+    await deps.readCache.bump('quests');
     if (change.rebuild) void upkeep.rebuild(change.rebuild);
     try {
       const entry = (await cache.get()).bySlug.get(change.campaignSlug);
@@ -423,8 +422,6 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
         const created = await seed({ campaigns: false });
         if (created.quests.length) logger.info({ quests: created.quests }, 'quests: added the default quests missing from the database');
       }
-      // Other replicas' progress and claim writes drop this replica's cached statuses of those wallets.
-      unlisten = (await deps.bus?.listen(progressChanged, ({ players }) => dropStatuses(players))) ?? null;
       await observeAll();
       const every = deps.lifecycleIntervalMs ?? 60_000;
       if (every > 0) {
@@ -438,8 +435,6 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
       if (lifecycleTimer) clearInterval(lifecycleTimer);
       lifecycleTimer = null;
       unsubscribe.forEach((off) => off?.());
-      await unlisten?.();
-      unlisten = null;
       await upkeep.settled();
     },
     async list() {

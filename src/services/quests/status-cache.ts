@@ -3,7 +3,7 @@ import type { StoredCheck, StoredState } from './progress';
 
 /**
  * How long a wallet's stored progress and claims are reused without a change reaching this
- * process: the bound for a lost bus message (Redis away) or a script's direct write
+ * process: the bound for a lost announcement (Redis away) or a script's direct write
  * (`quests:rebuild --apply`), as the replicated snapshots reload every 5 s.
  */
 export const STATUS_CACHE_TTL_MS = 5_000;
@@ -30,7 +30,7 @@ const sameQuestPeriod = (a: StoredCheck, b: StoredCheck): boolean =>
 /**
  * The per-process cache of quest status reads, per wallet. A wallet's entry is dropped when its
  * progress or claims change (the progress upkeep after an indexed batch or a login, a claim: on
- * this replica at once, on the others through the bus), and lives at most the TTL otherwise. A
+ * this replica at once, on the others through the `questProgress` read-cache bump), and lives at most the TTL otherwise. A
  * load that a drop overtook answers its request but is not kept: its rows may predate the change
  * (one epoch for all wallets: any drop during a load discards that load's fill, which costs only
  * a later miss). Concurrent misses are not merged across requests: each load carries its own
