@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain/index.js';
@@ -13,6 +14,7 @@ import { diffProgress } from '../../src/services/quests/progress.js';
 import { createQuestService } from '../../src/services/quests/service.js';
 import { createReadCacheService } from '../../src/services/read-cache/index.js';
 import { createSharedStore } from '../../src/store/index.js';
+import { testEnv } from '../helpers/env.js';
 
 // The indexer's post-commit step keeps quest_progress equal to what the rebuild recomputes from
 // the event tables; quests:rebuild lists and repairs differences; quests:seed is idempotent.
@@ -35,9 +37,10 @@ afterAll(async () => {
 const open = () => createDb({ databaseUrl: scratch?.url, dataDir, logger: testLogger });
 
 /** An npm script of ours as its own process against the test database. */
-function script(file: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', file, ...args], {
-    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: scratch?.url ?? '', DATA_DIR: dataDir },
+function script(file: string, ...args: Array<string | Record<string, string>>) {
+  const env = args.find((a): a is Record<string, string> => typeof a !== 'string') ?? {};
+  const r = spawnSync(process.execPath, ['--import', 'tsx', file, ...args.filter((a): a is string => typeof a === 'string')], {
+    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: scratch?.url ?? '', DATA_DIR: dataDir, ...env },
     encoding: 'utf8',
     timeout: 90_000,
   });
@@ -106,7 +109,22 @@ describe('quest progress kept by the indexer', () => {
     expect(listed.out).toContain('quest_progress: 2 difference(s)');
     expect(listed.out).toContain(changed.player_address);
     expect(listed.out).toMatch(new RegExp(`${removed.player_address} .*stored \\(no row\\)`));
-    expect(script('scripts/quests-rebuild.ts', '--apply')).toMatchObject({ code: 0, out: expect.stringContaining('0 difference(s) left') });
+    // With Redis, the repair is announced: every replica's cached quest statuses drop (`questProgress`, all wallets).
+    const keyPrefix = `test:quests-rebuild-${randomUUID()}:`;
+    const store = testEnv.redisUrl ? await createSharedStore({ cacheStore: 'redis', url: testEnv.redisUrl, keyPrefix, logger: testLogger }) : undefined;
+    const bumps: string[] = [];
+    await store?.subscribe('readcache:bump', (message) => bumps.push(message));
+    try {
+      const applied = script('scripts/quests-rebuild.ts', '--apply', { SHARED_STORE_KEY_PREFIX: keyPrefix });
+      expect(applied).toMatchObject({ code: 0, out: expect.stringContaining('0 difference(s) left') });
+      if (store) {
+        expect(applied.out).toContain('every replica reads the new progress at once');
+        await waitUntil(async () => bumps.length > 0, 10_000, 'the rebuild announced');
+        expect(bumps).toEqual([expect.stringMatching(/^questProgress \S+$/)]);
+      } else expect(applied.out).toContain('within 10 s');
+    } finally {
+      await store?.close();
+    }
     await withDb(async (db) => expect(await diffProgress(db, DEFAULT_CATALOGUE)).toEqual([]));
   }, 180_000);
 
