@@ -103,7 +103,9 @@ describe.skipIf(!postgresBin)('PostgreSQL frozen, then killed, under load', { ti
     })();
 
     const until_ = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    await until(() => load.filter((a) => a.status === 200).length >= 8, 'load answered while the database is up', 10_000);
+    // Up: the load answered, and both roles have said ready (a start-up step may still be opening at first).
+    const saidReady = (what: string) => health.some((a) => a.what === what && a.status === 200);
+    await until(() => load.filter((a) => a.status === 200).length >= 8 && saidReady('api ready') && saidReady('jobs ready'), 'load answered and both roles ready while the database is up', 10_000);
     phase = 'frozen';
     server.freeze();
     await until_(FREEZE_MS);
