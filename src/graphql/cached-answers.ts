@@ -11,7 +11,7 @@ import type { GraphqlContext } from './context';
 declare module 'fastify' {
   interface FastifyRequest {
     /** An anonymous GraphQL read that missed the cached answers: the answer Apollo sends fills them (src/graphql/cached-answers.ts). */
-    cachedAnswerMiss: { key: string; documentKey: string } | null;
+    cachedAnswerMiss: CachedAnswerMiss | null;
   }
 }
 
@@ -21,6 +21,8 @@ const LOCAL_ANSWERS_MAX_BYTES = 16 * 1024 * 1024;
 const KNOWN_DOCUMENTS = 2000;
 /** Variables longer than this are hashed into the key. */
 const MAX_KEY_VARIABLES_CHARS = 256;
+/** How long a miss waits for the same answer another request is already getting from Apollo before running Apollo itself. */
+const COALESCE_WAIT_MS = 2_000;
 /** Apollo's media types (its MEDIA_TYPES), in the order it offers them. */
 const MEDIA = {
   json: 'application/json; charset=utf-8',
@@ -48,6 +50,19 @@ interface Answer {
   name: string | null;
 }
 
+/** A miss Apollo is answering: requests for the same key meanwhile wait for its answer (undefined: none to share). */
+interface Flight {
+  answer: Promise<Answer | undefined>;
+  settle(answer: Answer | undefined): void;
+}
+
+interface CachedAnswerMiss {
+  key: string;
+  documentKey: string;
+  /** Set on the request that runs Apollo for this key while others wait for it. */
+  flight: Flight | null;
+}
+
 interface Verdict {
   /** A query whose cache policy (from the document's hints) has a positive max-age, PUBLIC or PRIVATE. */
   cacheableQuery: boolean;
@@ -62,6 +77,21 @@ interface ReadRequest {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const answered = (reply: FastifyReply) => reply.sent || reply.raw.headersSent;
+
+/** The flight's answer, or undefined once `COALESCE_WAIT_MS` passed or the request ended first. */
+function awaitFlight(flight: Flight, signal: AbortSignal | null): Promise<Answer | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, COALESCE_WAIT_MS, undefined);
+    const onAbort = () => resolve(undefined);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    void flight.answer.then((answer) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(answer);
+    });
+  });
+}
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** A query-string parameter's JSON (undefined when it is repeated or not JSON). */
 const parseJson = (v: unknown): unknown => {
@@ -102,6 +132,23 @@ export function createCachedAnswers(opts: {
   const verdicts = new LRUCache<string, Verdict>({ max: KNOWN_DOCUMENTS });
   const documentHashes = new LRUCache<string, string>({ maxSize: 4 * 1024 * 1024, sizeCalculation: (_h, source) => Math.max(1, source.length) });
   const negotiated = new LRUCache<string, { contentType: string | null; prefersHtml: boolean }>({ max: 256 });
+  /** Misses Apollo is answering now, by key: concurrent misses of one answer (an expiry under load) run Apollo once. */
+  const flights = new Map<string, Flight>();
+
+  function takeOff(key: string): Flight {
+    let settle!: Flight['settle'];
+    const flight: Flight = { answer: new Promise((resolve) => (settle = resolve)), settle: (answer) => settle(answer) };
+    flights.set(key, flight);
+    return flight;
+  }
+  /** The leading request is done: its answer (or none) goes to the requests waiting for it. */
+  function land(miss: CachedAnswerMiss, answer: Answer | undefined): void {
+    const { flight, key } = miss;
+    if (!flight) return;
+    miss.flight = null;
+    flight.settle(answer);
+    if (flights.get(key) === flight) flights.delete(key);
+  }
 
   /**
    * The content type Apollo answers this Accept header with (its `chooseContentTypeForSingleResultResponse`,
@@ -192,10 +239,18 @@ export function createCachedAnswers(opts: {
     const document = documentKey(read.documentHash, read.operationName);
     if (verdicts.get(document)?.cacheableQuery === false) return undefined;
     const key = `ans:${opts.generations()}:${document}:${read.variables}`;
-    const answer = await lookup(key);
+    let answer = await lookup(key);
     if (!answer) {
-      request.cachedAnswerMiss = { key, documentKey: document };
-      return undefined;
+      // While the lookup waited, another request got this answer from Apollo (kept here from its fill),
+      // or is getting it: then wait for it rather than run Apollo again.
+      answer = local.get(key);
+      const flight = answer ? undefined : flights.get(key);
+      if (flight) answer = await awaitFlight(flight, request.abandonedSignal);
+      if (answered(reply)) return reply;
+      if (!answer) {
+        request.cachedAnswerMiss = { key, documentKey: document, flight: flight ? null : takeOff(key) };
+        return undefined;
+      }
     }
     // A malformed Host is answered 400 by the GraphQL handler (./apollo.ts, ./host.ts).
     if (!hasValidHost(request)) return undefined;
@@ -213,10 +268,13 @@ export function createCachedAnswers(opts: {
   /** onSend (before the ETag hook): stores the answer Apollo sent for a marked request when it is a clean cacheable query answer. */
   function fill(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     const miss = request.cachedAnswerMiss;
-    if (miss === null || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    if (miss === null) return payload;
     const cacheControl = CACHE_CONTROL_CACHEABLE.exec(String(reply.getHeader('cache-control') ?? ''));
     const verdict = verdicts.get(miss.documentKey);
-    if (!cacheControl || !verdict?.cacheableQuery || reply.getHeader('age') !== undefined) return payload;
+    if (reply.statusCode !== 200 || typeof payload !== 'string' || !cacheControl || !verdict?.cacheableQuery || reply.getHeader('age') !== undefined) {
+      land(miss, undefined);
+      return payload;
+    }
     const meta: Omit<Answer, 'body'> = {
       etag: `"${createHash('sha1').update(payload).digest('base64url')}"`,
       maxAge: Number(cacheControl[1]),
@@ -225,10 +283,13 @@ export function createCachedAnswers(opts: {
       name: verdict.name,
     };
     if (request.method === 'GET') reply.header('etag', meta.etag);
-    // Only into the response cache (this process's tier of it, or Redis): what `lookup` decodes from
-    // there is kept here. In the background, as Apollo's response cache writes (a failure only makes
-    // the next read miss).
+    // Into the response cache (this process's tier of it, or Redis) for the other replicas, in the
+    // background as Apollo's response cache writes (a failure only makes their next read miss), and
+    // decoded here at once: a lookup that was waiting on the store meanwhile finds it here.
     opts.cache.set(miss.key, `${JSON.stringify(meta)}\n${payload}`, { ttl: meta.maxAge }).catch((err: unknown) => request.log.warn({ err }, 'cached answers: could not store an answer'));
+    const answer: Answer = { ...meta, body: Buffer.from(payload) };
+    local.set(miss.key, answer, { ttl: meta.maxAge * 1000 });
+    land(miss, answer);
     return payload;
   }
 
@@ -257,6 +318,10 @@ export function createCachedAnswers(opts: {
     owns: (rc: GraphQLRequestContext<GraphqlContext>) => rc.contextValue.auth === null && !rc.contextValue.operator && rc.contextValue.transport === 'http',
     serve,
     fill,
+    /** onResponse: a leading request that ended without an answer to share (aborted, failed before onSend) releases its waiters. */
+    release(request: FastifyRequest): void {
+      if (request.cachedAnswerMiss) land(request.cachedAnswerMiss, undefined);
+    },
   };
 }
 
@@ -276,4 +341,8 @@ export function registerCachedAnswers(app: FastifyInstance, answers: CachedAnswe
     route.preHandler = [...own, answers.serve];
   });
   app.addHook('onSend', (request, reply, payload, done) => done(null, request.cachedAnswerMiss === null ? payload : answers.fill(request, reply, payload)));
+  app.addHook('onResponse', (request, _reply, done) => {
+    answers.release(request);
+    done();
+  });
 }

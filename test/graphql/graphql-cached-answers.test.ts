@@ -192,6 +192,18 @@ describe('cached public answers before Apollo', () => {
     expect(statusOf(afterClaim)).toMatchObject({ progress: '1', claimed: true });
   });
 
+  it('runs Apollo once for parallel misses of one answer (an expiry under load): the others get its answer when it is sent', async () => {
+    await api.services.leaderboards.invalidate();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? get(api, TOP) : post(api, { query: TOP }))));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    expect(answers.filter((a) => a.headers.age === undefined)).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    for (const a of answers) expect(a.headers['cache-control']).toBe('max-age=10, public');
+    // A document that is not cacheable: the first burst waits for the first answer, then every request runs Apollo.
+    const uncached = await Promise.all(Array.from({ length: 5 }, () => post(api, { query: `{ chatHistory(room: "global") { items { id } } }` })));
+    expect(uncached.map((a) => [a.status, a.headers.age])).toEqual(Array(5).fill([200, undefined]));
+  });
+
   it('leaves to Apollo what it would refuse or answer otherwise, even when the answer is cached', async () => {
     await hit(() => get(api, TOP));
     // No preflight header: Apollo's CSRF prevention.
