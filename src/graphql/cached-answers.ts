@@ -52,6 +52,8 @@ interface Answer {
 
 /** A miss Apollo is answering: requests for the same key meanwhile wait for its answer (undefined: none to share). */
 interface Flight {
+  /** performance.now() when its request took off: one older than COALESCE_WAIT_MS is replaced, never waited on. */
+  startedAt: number;
   answer: Promise<Answer | undefined>;
   settle(answer: Answer | undefined): void;
 }
@@ -118,6 +120,9 @@ const parseJson = (v: unknown): unknown => {
  * PRIVATE answers are included: PRIVATE means "depends on the caller's wallet" (Apollo's response
  * cache keys them by it), and every caller reaching the hook has none, so an anonymous answer is
  * every anonymous caller's; it keeps its `private` Cache-Control, so no shared cache downstream stores it.
+ * Misses of one key while Apollo answers it (an expiry under load) wait for that answer, up to
+ * COALESCE_WAIT_MS or the end of their own request, instead of each running Apollo (a CDN's
+ * collapsed forwarding, per process).
  * Anything unusual in a request (a repeated parameter, a non-JSON body, an Accept header Apollo
  * would refuse or answer with its landing page, a registration carrying both the document and its
  * hash) goes to Apollo, which answers or refuses it as before.
@@ -137,7 +142,7 @@ export function createCachedAnswers(opts: {
 
   function takeOff(key: string): Flight {
     let settle!: Flight['settle'];
-    const flight: Flight = { answer: new Promise((resolve) => (settle = resolve)), settle: (answer) => settle(answer) };
+    const flight: Flight = { startedAt: performance.now(), answer: new Promise((resolve) => (settle = resolve)), settle: (answer) => settle(answer) };
     flights.set(key, flight);
     return flight;
   }
@@ -244,7 +249,8 @@ export function createCachedAnswers(opts: {
       // While the lookup waited, another request got this answer from Apollo (kept here from its fill),
       // or is getting it: then wait for it rather than run Apollo again.
       answer = local.get(key);
-      const flight = answer ? undefined : flights.get(key);
+      const current = answer ? undefined : flights.get(key);
+      const flight = current && performance.now() - current.startedAt < COALESCE_WAIT_MS ? current : undefined;
       if (flight) answer = await awaitFlight(flight, request.abandonedSignal);
       if (answered(reply)) return reply;
       if (!answer) {
