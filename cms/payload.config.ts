@@ -31,6 +31,9 @@ function database(): Config['db'] {
   mkdirSync(settings.dataDir, { recursive: true })
   return sqliteAdapter({
     client: { url: `file:${path.join(settings.dataDir, 'blog.db')}` },
+    // The blog process, its migration step and scripts may share the file: a write waits up to 5 s
+    // for another's lock instead of failing at once with SQLITE_BUSY (the adapter's default is 0).
+    busyTimeout: 5_000,
     // Real transactions, so a partner delivery's claim and post commit together (off by default in db-sqlite).
     transactionOptions: {},
     migrationDir: path.join(dirname, 'migrations/sqlite'),
