@@ -142,7 +142,8 @@ export function createCachedAnswers(opts: {
 
   function takeOff(key: string): Flight {
     let settle!: Flight['settle'];
-    const flight: Flight = { startedAt: performance.now(), answer: new Promise((resolve) => (settle = resolve)), settle: (answer) => settle(answer) };
+    const answer = new Promise<Answer | undefined>((resolve) => (settle = resolve));
+    const flight: Flight = { startedAt: performance.now(), answer, settle };
     flights.set(key, flight);
     return flight;
   }
@@ -334,7 +335,7 @@ export function createCachedAnswers(opts: {
 export type CachedAnswers = ReturnType<typeof createCachedAnswers>;
 
 /**
- * The hooks: `serve` as a preHandler of the GraphQL routes registered after this (POST, and GET
+ * The hooks: `serve` as a preHandler (and `release` as an onResponse hook) of the GraphQL routes registered after this (POST, and GET
  * beside the websocket upgrade), `fill` as an onSend hook of every route (it returns at once for
  * a request `serve` did not mark); register before the ETag hook, which then reuses the fill's tag.
  */
@@ -345,10 +346,8 @@ export function registerCachedAnswers(app: FastifyInstance, answers: CachedAnswe
     if (route.url !== '/graphql' || !methods.some((m) => m === 'GET' || m === 'POST')) return;
     const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
     route.preHandler = [...own, answers.serve];
+    const ownOnResponse = route.onResponse === undefined ? [] : Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse];
+    route.onResponse = [...ownOnResponse, (request, _reply, done) => (answers.release(request), done())];
   });
   app.addHook('onSend', (request, reply, payload, done) => done(null, request.cachedAnswerMiss === null ? payload : answers.fill(request, reply, payload)));
-  app.addHook('onResponse', (request, _reply, done) => {
-    answers.release(request);
-    done();
-  });
 }
