@@ -1,43 +1,13 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
-
-const BLOG_TESTS = ['test/blog/blog-*.test.ts', 'test/e2e/blog-*.test.ts'];
-/**
- * Files that start several processes, kill them or measure latency under load: they run one at a
- * time after the rest (project `backend-solo`), so a neighbour's CPU never decides their outcome.
- */
-const SOLO_TESTS = [
-  'test/runtime/edge-cluster.test.ts',
-  'test/runtime/edge-store-outage.test.ts',
-  'test/runtime/npm-signals.test.ts',
-  'test/runtime/edge-kill.test.ts',
-  'test/nameservice/nameservice-issuance.test.ts',
-  'test/giveaways/giveaway-settlement.test.ts',
-  'test/indexer/indexer-kill.test.ts',
-  'test/indexer/indexer-leader.test.ts',
-  'test/indexer/indexer-status.test.ts',
-  'test/gateway/gateway-replicas.test.ts',
-  'test/api/api-replicas.test.ts',
-  'test/api/api-replicas-activity.test.ts',
-  'test/api/api-readiness.test.ts',
-  'test/api/api-store-outage.test.ts',
-  'test/db/db-outage.test.ts',
-  'test/runtime/shutdown.test.ts',
-  'test/graphql/graphql-pathological.test.ts',
-  'test/store/store-managed-redis.test.ts',
-  'test/gifts/gifts-load.test.ts',
-  // real per-second cron schedules on two replicas
-  'test/prices/prices-poll.test.ts',
-  'test/ops/jobs-schedules.test.ts',
-  // spawned processes: a port conflict must end within 3 s
-  'test/runtime/startup-problems.test.ts',
-];
+import { BLOG_TESTS, SOLO_TESTS } from './test/schedule';
+import { PairingSequencer } from './test/sequencer';
 
 /**
  * One `vitest run` runs both suites as projects and reports each, even when one fails:
- * `backend` first (two files at a time), then `backend-solo` (one at a time), then `blog` (its files run
- * one at a time). The blog's global setup builds the Next app once and starts a mainnet and a testnet
- * blog server in the background, while the backend files run. `--project blog` runs one suite.
+ * `backend` first (two files at a time), then `backend-solo` and `blog` together, one file of each at a
+ * time (test/schedule.ts). The blog's global setup builds the Next app once and starts a mainnet and a
+ * testnet blog server in the background, while the backend files run. `--project blog` runs one suite.
  */
 export default defineConfig({
   resolve: {
@@ -45,6 +15,7 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: fileURLToPath(new URL('./node_modules/graphql/index.js', import.meta.url)) }],
   },
   test: {
+    sequence: { sequencer: PairingSequencer },
     // CI asks for a JSON report beside the console output (.ci/run prints one summary line from it).
     reporters: process.env.VITEST_JSON_DIR ? ['default', ['json', { outputFile: `${process.env.VITEST_JSON_DIR}/vitest.json` }]] : ['default'],
     projects: [
@@ -76,10 +47,11 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
-          fileParallelism: false,
+          // The group's two workers; test/solo-setup.ts lets one solo file run at a time.
+          maxWorkers: 2,
           isolate: false,
           globalSetup: ['test/build-global-setup.ts'],
-          setupFiles: ['test/setup.ts'],
+          setupFiles: ['test/setup.ts', 'test/solo-setup.ts'],
           sequence: { groupOrder: 1 },
         },
       },
@@ -91,10 +63,11 @@ export default defineConfig({
           globalSetup: ['test/build-global-setup.ts', 'test/blog/blog-global-setup.ts'],
           setupFiles: ['test/setup.ts', 'test/blog/blog-ready.ts'],
           pool: 'forks',
-          fileParallelism: false,
+          // The solo files' group; test/blog/blog-ready.ts lets one blog file run at a time.
+          maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
         },
       },
     ],

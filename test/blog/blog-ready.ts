@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { beforeAll, inject } from 'vitest'
+import { runExclusively } from '../helpers/exclusive'
 import { waitFor } from '../helpers/store'
 
 /** A first build on a busy 2-core machine, niced under the backend files, plus both servers' start. */
@@ -16,3 +17,6 @@ beforeAll(async () => {
   const outcome = JSON.parse(readFileSync(file, 'utf8')) as { ok: boolean; error?: string }
   if (!outcome.ok) throw new Error(`the blog suite's preparation failed: ${outcome.error}`)
 }, PREPARATION_TIMEOUT_MS + 5_000)
+
+// One blog file at a time (they share the suite's servers and CMS database), beside at most one solo file.
+runExclusively('blog')

@@ -1,0 +1,35 @@
+/**
+ * Cross-process locks between test files that share a worker group (test/schedule.ts): a file holds its
+ * locks from its first hook to its last. The lock files live in the checkout's test cache, so a worker
+ * that dies leaves a lock that goes stale (no update for 30 s) and is taken over.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import lockfile from 'proper-lockfile';
+import { afterAll, beforeAll } from 'vitest';
+import { locksOf, type ExclusiveClass } from '../schedule';
+
+const LOCK_DIR = path.resolve(import.meta.dirname, '../../node_modules/.cache/platform-tests/locks');
+/** Waiting for the other file of the same class: the longest solo file runs about 75 s in CI. */
+const WAIT_MS = 10 * 60_000;
+const POLL_MS = 100;
+
+async function hold(name: ExclusiveClass): Promise<() => Promise<void>> {
+  mkdirSync(LOCK_DIR, { recursive: true });
+  return lockfile.lock(path.join(LOCK_DIR, name), {
+    realpath: false,
+    stale: 30_000,
+    retries: { retries: WAIT_MS / POLL_MS, factor: 1, minTimeout: POLL_MS, maxTimeout: POLL_MS },
+  });
+}
+
+/** Registers hooks that hold this file's locks (in order) while it runs. */
+export function runExclusively(project: ExclusiveClass): void {
+  const releases: (() => Promise<void>)[] = [];
+  beforeAll(async (_context, suite) => {
+    for (const name of locksOf(suite.file.filepath, project)) releases.unshift(await hold(name));
+  }, WAIT_MS + 5_000);
+  afterAll(async () => {
+    for (const release of releases.splice(0)) await release();
+  });
+}

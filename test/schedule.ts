@@ -1,0 +1,63 @@
+/**
+ * Which test files share the machine with which (vitest.config.ts and the exclusive-file setup).
+ *
+ * The backend files run two at a time. Then the solo files and the blog files run in one group of two
+ * workers: a solo file beside a blog file, never two solo or two blog files at once (each holds its
+ * class's lock, test/helpers/exclusive.ts). Both kinds spend most of their time waiting on processes
+ * they start, so a pair keeps the two cores about as busy as two backend files do.
+ */
+import path from 'node:path';
+
+export const BLOG_TESTS = ['test/blog/blog-*.test.ts', 'test/e2e/blog-*.test.ts'];
+
+/**
+ * Files that start several processes, kill them or measure latency under load: never two at once, and
+ * never beside a backend file, so a neighbour's CPU never decides their outcome.
+ */
+export const SOLO_TESTS = [
+  'test/runtime/edge-cluster.test.ts',
+  'test/runtime/edge-store-outage.test.ts',
+  'test/runtime/npm-signals.test.ts',
+  'test/runtime/edge-kill.test.ts',
+  'test/nameservice/nameservice-issuance.test.ts',
+  'test/giveaways/giveaway-settlement.test.ts',
+  'test/indexer/indexer-kill.test.ts',
+  'test/indexer/indexer-leader.test.ts',
+  'test/indexer/indexer-status.test.ts',
+  'test/gateway/gateway-replicas.test.ts',
+  'test/api/api-replicas.test.ts',
+  'test/api/api-replicas-activity.test.ts',
+  'test/api/api-readiness.test.ts',
+  'test/api/api-store-outage.test.ts',
+  'test/db/db-outage.test.ts',
+  'test/runtime/shutdown.test.ts',
+  'test/graphql/graphql-pathological.test.ts',
+  'test/store/store-managed-redis.test.ts',
+  'test/gifts/gifts-load.test.ts',
+  // real per-second cron schedules on two replicas
+  'test/prices/prices-poll.test.ts',
+  'test/ops/jobs-schedules.test.ts',
+  // spawned processes: a port conflict must end within 3 s
+  'test/runtime/startup-problems.test.ts',
+];
+
+/**
+ * Files that hold the whole machine (both locks): load generators, CPU-time bounds per request, and the
+ * blog's "published to visible in under a second" through spawned servers.
+ */
+export const ALONE_TESTS = [
+  'test/runtime/edge-cluster.test.ts',
+  'test/graphql/graphql-pathological.test.ts',
+  'test/gifts/gifts-load.test.ts',
+  'test/blog/blog-defaults.test.ts',
+  'test/blog/blog-one-origin.test.ts',
+];
+
+export type ExclusiveClass = 'solo' | 'blog';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** The locks a file of that project holds while it runs, always in this order (no deadlock). */
+export function locksOf(filepath: string, project: ExclusiveClass): ExclusiveClass[] {
+  return ALONE_TESTS.includes(path.relative(ROOT, filepath)) ? ['solo', 'blog'] : [project];
+}
