@@ -26,7 +26,9 @@ async function hold(name: ExclusiveClass): Promise<() => Promise<void>> {
 /** Registers hooks that hold this file's locks (in order) while it runs. */
 export function runExclusively(project: ExclusiveClass): void {
   const releases: (() => Promise<void>)[] = [];
-  beforeAll(async (_context, suite) => {
+  // Vitest reads the first parameter as a fixtures pattern: it must be destructured, and none is used.
+  // eslint-disable-next-line no-empty-pattern
+  beforeAll(async ({}, suite) => {
     for (const name of locksOf(suite.file.filepath, project)) releases.unshift(await hold(name));
   }, WAIT_MS + 5_000);
   afterAll(async () => {
