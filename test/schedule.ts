@@ -1,10 +1,10 @@
 /**
  * Which test files share the machine with which (vitest.config.ts and the exclusive-file setup).
  *
- * The backend files run two at a time. Then the solo files and the blog files run in one group of two
+ * The backend files run three at a time. Then the solo files and the blog files run in one group of two
  * workers: a solo file beside a blog file, never two solo or two blog files at once (each holds its
  * class's lock, test/helpers/exclusive.ts). Both kinds spend most of their time waiting on processes
- * they start, so a pair keeps the two cores about as busy as two backend files do.
+ * they start, so a pair keeps the two cores about as busy as the backend files do.
  */
 import path from 'node:path';
 
@@ -41,23 +41,36 @@ export const SOLO_TESTS = [
   'test/runtime/startup-problems.test.ts',
 ];
 
+/** Files that hold the whole machine (both locks): load generators and CPU-time bounds per request. */
+export const ALONE_TESTS = ['test/runtime/edge-cluster.test.ts', 'test/graphql/graphql-pathological.test.ts', 'test/gifts/gifts-load.test.ts'];
+
 /**
- * Files that hold the whole machine (both locks): load generators, CPU-time bounds per request, and the
- * blog's "published to visible in under a second" through spawned servers.
+ * Blog files that use neither the suite's blog servers nor its CMS database (their own processes, data
+ * directories and databases, or none): they take whichever lock is free, so they run beside a solo
+ * file or a blog file, never beside an alone file.
  */
-export const ALONE_TESTS = [
-  'test/runtime/edge-cluster.test.ts',
-  'test/graphql/graphql-pathological.test.ts',
-  'test/gifts/gifts-load.test.ts',
+export const SELF_CONTAINED_BLOG_TESTS = [
+  'test/blog/blog-budget.test.ts',
   'test/blog/blog-defaults.test.ts',
-  'test/blog/blog-one-origin.test.ts',
+  'test/blog/blog-feed.test.ts',
+  'test/blog/blog-index-pages.test.ts',
+  'test/blog/blog-media-db.test.ts',
+  'test/blog/blog-postgres.test.ts',
+  'test/blog/blog-readme.test.ts',
+  'test/blog/blog-supervisor.test.ts',
 ];
 
 export type ExclusiveClass = 'solo' | 'blog';
 
+/** Every lock of `all` (taken in this order, so no two files deadlock), or any one of `any`. */
+export type LockNeed = { all: ExclusiveClass[] } | { any: ExclusiveClass[] };
+
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-/** The locks a file of that project holds while it runs, always in this order (no deadlock). */
-export function locksOf(filepath: string, project: ExclusiveClass): ExclusiveClass[] {
-  return ALONE_TESTS.includes(path.relative(ROOT, filepath)) ? ['solo', 'blog'] : [project];
+/** The locks a file of that project holds while it runs. */
+export function locksOf(filepath: string, project: ExclusiveClass): LockNeed {
+  const file = path.relative(ROOT, filepath);
+  if (ALONE_TESTS.includes(file)) return { all: ['solo', 'blog'] };
+  if (SELF_CONTAINED_BLOG_TESTS.includes(file)) return { any: ['solo', 'blog'] };
+  return { all: [project] };
 }

@@ -14,22 +14,42 @@ const LOCK_DIR = path.resolve(import.meta.dirname, '../../node_modules/.cache/pl
 const WAIT_MS = 10 * 60_000;
 const POLL_MS = 100;
 
-async function hold(name: ExclusiveClass): Promise<() => Promise<void>> {
+type Release = () => Promise<void>;
+
+const lockPath = (name: ExclusiveClass) => {
   mkdirSync(LOCK_DIR, { recursive: true });
-  return lockfile.lock(path.join(LOCK_DIR, name), {
-    realpath: false,
-    stale: 30_000,
-    retries: { retries: WAIT_MS / POLL_MS, factor: 1, minTimeout: POLL_MS, maxTimeout: POLL_MS },
-  });
+  return path.join(LOCK_DIR, name);
+};
+const OPTIONS = { realpath: false, stale: 30_000 } as const;
+
+const hold = (name: ExclusiveClass): Promise<Release> =>
+  lockfile.lock(lockPath(name), { ...OPTIONS, retries: { retries: WAIT_MS / POLL_MS, factor: 1, minTimeout: POLL_MS, maxTimeout: POLL_MS } });
+
+/** The first of `names` that is free, polling; never holds one while waiting for another. */
+async function holdAny(names: ExclusiveClass[]): Promise<Release> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    for (const name of names) {
+      const release = await lockfile.lock(lockPath(name), OPTIONS).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ELOCKED') return undefined;
+        throw err;
+      });
+      if (release) return release;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for one of the test locks ${names.join(', ')}`);
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
 }
 
-/** Registers hooks that hold this file's locks (in order) while it runs. */
+/** Registers hooks that hold this file's locks (test/schedule.ts) while it runs. */
 export function runExclusively(project: ExclusiveClass): void {
-  const releases: (() => Promise<void>)[] = [];
+  const releases: Release[] = [];
   // Vitest reads the first parameter as a fixtures pattern: it must be destructured, and none is used.
   // eslint-disable-next-line no-empty-pattern
   beforeAll(async ({}, suite) => {
-    for (const name of locksOf(suite.file.filepath, project)) releases.unshift(await hold(name));
+    const need = locksOf(suite.file.filepath, project);
+    if ('any' in need) releases.push(await holdAny(need.any));
+    else for (const name of need.all) releases.unshift(await hold(name));
   }, WAIT_MS + 5_000);
   afterAll(async () => {
     for (const release of releases.splice(0)) await release();
