@@ -45,11 +45,12 @@ export const SOLO_TESTS = [
 export const ALONE_TESTS = ['test/runtime/edge-cluster.test.ts', 'test/graphql/graphql-pathological.test.ts', 'test/gifts/gifts-load.test.ts'];
 
 /**
- * Blog files that use neither the suite's blog servers nor its CMS database (their own processes, data
- * directories and databases, or none): they take whichever lock is free, so they run beside a solo
- * file or a blog file, never beside an alone file.
+ * Files that take whichever lock is free: they run beside any file but an alone one, and two of them
+ * may run together.
  */
-export const SELF_CONTAINED_BLOG_TESTS = [
+export const ANY_LANE_TESTS = [
+  // blog files that use neither the suite's blog servers nor its CMS database (their own processes,
+  // data directories and databases, or none)
   'test/blog/blog-budget.test.ts',
   'test/blog/blog-defaults.test.ts',
   'test/blog/blog-feed.test.ts',
@@ -58,6 +59,14 @@ export const SELF_CONTAINED_BLOG_TESTS = [
   'test/blog/blog-postgres.test.ts',
   'test/blog/blog-readme.test.ts',
   'test/blog/blog-supervisor.test.ts',
+  // solo files that kill and restart processes but bound nothing in wall-clock time below 5 s: a
+  // neighbour slows them, it does not decide their outcome
+  'test/indexer/indexer-kill.test.ts',
+  'test/indexer/indexer-status.test.ts',
+  'test/nameservice/nameservice-issuance.test.ts',
+  'test/giveaways/giveaway-settlement.test.ts',
+  'test/api/api-readiness.test.ts',
+  'test/api/api-replicas.test.ts',
 ];
 
 export type ExclusiveClass = 'solo' | 'blog';
@@ -71,6 +80,6 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 export function locksOf(filepath: string, project: ExclusiveClass): LockNeed {
   const file = path.relative(ROOT, filepath);
   if (ALONE_TESTS.includes(file)) return { all: ['solo', 'blog'] };
-  if (SELF_CONTAINED_BLOG_TESTS.includes(file)) return { any: ['solo', 'blog'] };
+  if (ANY_LANE_TESTS.includes(file)) return { any: ['solo', 'blog'] };
   return { all: [project] };
 }
