@@ -3,16 +3,18 @@
  *
  * The backend files run three at a time. Then the solo files and the blog files run in one group of two
  * workers: a solo file beside a blog file, never two solo or two blog files at once (each holds its
- * class's lock, test/helpers/exclusive.ts). Both kinds spend most of their time waiting on processes
- * they start, so a pair keeps the two cores about as busy as the backend files do.
+ * class's lock, test/helpers/exclusive.ts), except the alone and any-lane files below. Both kinds spend
+ * most of their time waiting on processes they start, so a pair keeps the two cores about as busy as the
+ * backend files do.
  */
 import path from 'node:path';
 
 export const BLOG_TESTS = ['test/blog/blog-*.test.ts', 'test/e2e/blog-*.test.ts'];
 
 /**
- * Files that start several processes, kill them or measure latency under load: never two at once, and
- * never beside a backend file, so a neighbour's CPU never decides their outcome.
+ * Files that start several processes, kill them or measure latency under load: never beside a backend
+ * file, and never two at once unless both are any-lane files, so a neighbour's CPU never decides their
+ * outcome.
  */
 export const SOLO_TESTS = [
   'test/runtime/edge-cluster.test.ts',

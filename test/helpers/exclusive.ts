@@ -8,6 +8,7 @@ import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { afterAll, beforeAll } from 'vitest';
 import { locksOf, type ExclusiveClass } from '../schedule';
+import { until } from './until';
 
 const LOCK_DIR = path.resolve(import.meta.dirname, '../../node_modules/.cache/platform-tests/locks');
 /** Waiting for the other file of the same class: the longest solo file runs about 75 s in CI. */
@@ -16,29 +17,28 @@ const POLL_MS = 100;
 
 type Release = () => Promise<void>;
 
-const lockPath = (name: ExclusiveClass) => {
-  mkdirSync(LOCK_DIR, { recursive: true });
-  return path.join(LOCK_DIR, name);
-};
-const OPTIONS = { realpath: false, stale: 30_000 } as const;
-
-const hold = (name: ExclusiveClass): Promise<Release> =>
-  lockfile.lock(lockPath(name), { ...OPTIONS, retries: { retries: WAIT_MS / POLL_MS, factor: 1, minTimeout: POLL_MS, maxTimeout: POLL_MS } });
+/** The lock, or undefined while another file holds it. */
+const tryLock = (name: ExclusiveClass): Promise<Release | undefined> =>
+  lockfile.lock(path.join(LOCK_DIR, name), { realpath: false, stale: 30_000 }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ELOCKED') return undefined;
+    throw err;
+  });
 
 /** The first of `names` that is free, polling; never holds one while waiting for another. */
 async function holdAny(names: ExclusiveClass[]): Promise<Release> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    for (const name of names) {
-      const release = await lockfile.lock(lockPath(name), OPTIONS).catch((err: NodeJS.ErrnoException) => {
-        if (err.code === 'ELOCKED') return undefined;
-        throw err;
-      });
-      if (release) return release;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for one of the test locks ${names.join(', ')}`);
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
+  mkdirSync(LOCK_DIR, { recursive: true });
+  return until(
+    async () => {
+      for (const name of names) {
+        const release = await tryLock(name);
+        if (release) return release;
+      }
+      return undefined;
+    },
+    `one of the test locks ${names.join(', ')}`,
+    WAIT_MS,
+    POLL_MS,
+  );
 }
 
 /** Registers hooks that hold this file's locks (test/schedule.ts) while it runs. */
@@ -49,7 +49,7 @@ export function runExclusively(project: ExclusiveClass): void {
   beforeAll(async ({}, suite) => {
     const need = locksOf(suite.file.filepath, project);
     if ('any' in need) releases.push(await holdAny(need.any));
-    else for (const name of need.all) releases.unshift(await hold(name));
+    else for (const name of need.all) releases.unshift(await holdAny([name]));
   }, WAIT_MS + 5_000);
   afterAll(async () => {
     for (const release of releases.splice(0)) await release();
