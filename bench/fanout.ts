@@ -5,7 +5,7 @@
 //
 // `benchFanout()` (called by bench/run.ts) re-runs this file in a shell that raises `ulimit -n`
 // first: the driver and the servers it spawns (which inherit the limit) each hold N sockets.
-//   node .bench-dist/fanout.js --drive [--subscribers=10000] [--messages=20]   (bench/built.ts; or --import tsx bench/fanout.ts)
+//   node .bench-dist/fanout.js --drive [--subscribers=10000] [--messages=20] [--client=lean|ws]   (bench/built.ts; or --import tsx bench/fanout.ts)
 //   node .bench-dist/fanout.js --serve              (one API process; prints READY <port>)
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { nodeArgsFor } from './built';
+import { leanSubscribe, type LeanSubscription } from './lean-ws-client';
 
 const arg = (name: string, fallback: number) => Number(new RegExp(`--${name}=(\\d+)`).exec(process.argv.join(' '))?.[1] ?? fallback);
 const JWT_SECRET = 'bench-fanout-jwt-secret-0123456789abcdef';
@@ -24,8 +25,8 @@ const NOFILE = 65_536;
 const WARMUP_BROADCASTS = 3;
 
 /** Runs the fan-out bench in a child shell with a raised file-descriptor limit; resolves with its report lines. */
-export function benchFanout(opts: { subscribers?: number; messages?: number } = {}): Promise<string[]> {
-  const args = `--drive --subscribers=${opts.subscribers ?? 10_000} --messages=${opts.messages ?? 20}`;
+export function benchFanout(opts: { subscribers?: number; messages?: number; client?: string } = {}): Promise<string[]> {
+  const args = `--drive --subscribers=${opts.subscribers ?? 10_000} --messages=${opts.messages ?? 20} --client=${opts.client ?? 'lean'}`;
   const script = `ulimit -n ${NOFILE} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "${process.execPath}" ${nodeArgsFor('bench/fanout.ts').join(' ')} ${args}`;
   const child = spawn('sh', ['-c', script], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
   let out = '';
@@ -74,8 +75,10 @@ function startServer(env: Record<string, string>): Promise<{ url: string; child:
   });
 }
 
-/** One graphql-ws connection subscribed to the room; `onText` gets each message's text. */
-function subscriber(url: string, onText: (text: string) => void): Promise<WebSocket> {
+const SUBSCRIPTION = `subscription { chatMessages(room: "${ROOM}") { id text } }`;
+
+/** One graphql-ws connection subscribed to the room over `ws` (`--client=ws`); `onText` gets each message's text. */
+function wsSubscriber(url: string, onText: (text: string) => void): Promise<LeanSubscription> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`${url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
     ws.once('error', reject);
@@ -83,18 +86,28 @@ function subscriber(url: string, onText: (text: string) => void): Promise<WebSoc
     ws.on('message', (raw) => {
       const m = JSON.parse(String(raw)) as { type: string; payload?: { data?: { chatMessages?: { text: string } } } };
       if (m.type === 'connection_ack') {
-        ws.send(JSON.stringify({ type: 'subscribe', id: '1', payload: { query: `subscription { chatMessages(room: "${ROOM}") { id text } }` } }));
-        resolve(ws);
+        ws.send(JSON.stringify({ type: 'subscribe', id: '1', payload: { query: SUBSCRIPTION } }));
+        resolve({ close: () => ws.terminate() });
       } else if (m.type === 'next' && m.payload?.data?.chatMessages) onText(m.payload.data.chatMessages.text);
       else if (m.type === 'ping') ws.send(JSON.stringify({ type: 'pong' }));
     });
   });
 }
 
-async function rssBytes(url: string): Promise<number> {
+/** The subscribers' client: the lean one (bench/lean-ws-client.ts) unless `--client=ws`. */
+const subscriber = (url: string, onText: (text: string) => void): Promise<LeanSubscription> =>
+  process.argv.includes('--client=ws') ? wsSubscriber(url, onText) : leanSubscribe(url, SUBSCRIPTION, onText);
+
+async function serverMetric(url: string, name: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
-  return Number(/^process_resident_memory_bytes (\S+)$/m.exec(text)?.[1] ?? NaN);
+  return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 }
+const rssBytes = (url: string) => serverMetric(url, 'process_resident_memory_bytes');
+const cpuSeconds = (url: string) => serverMetric(url, 'process_cpu_seconds_total');
+const driverCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -131,7 +144,7 @@ async function measure(label: string, urls: string[], subscribers: number, messa
     }
     onDelivery?.();
   };
-  const sockets: WebSocket[] = [];
+  const sockets: LeanSubscription[] = [];
   for (let i = 0; i < subscribers; i += 500) {
     const batch = Array.from({ length: Math.min(500, subscribers - i) }, (_, j) => subscriber(urls[(i + j) % urls.length], onText(i + j)));
     sockets.push(...(await Promise.all(batch)));
@@ -162,6 +175,8 @@ async function measure(label: string, urls: string[], subscribers: number, messa
   }
   const rssAfter = await Promise.all(urls.map(rssBytes));
 
+  const serversCpuBefore = await Promise.all(urls.map(cpuSeconds));
+  const driverCpuBefore = driverCpuMs();
   let deliveries = 0;
   let busyMs = 0;
   for (let m = 0; m < messages; m++) {
@@ -174,18 +189,20 @@ async function measure(label: string, urls: string[], subscribers: number, messa
     deliveries += latencies.length - before;
     sender.close();
   }
-  for (const s of sockets) s.terminate();
+  const driverCpu = (driverCpuMs() - driverCpuBefore) / messages;
+  const serversCpu = (await Promise.all(urls.map(cpuSeconds))).map((after, i) => ((after - serversCpuBefore[i]) * 1000) / messages);
+  for (const s of sockets) s.close();
   const sorted = latencies.sort((a, b) => a - b);
   const perThousand = urls.map((_, i) => (rssAfter[i] - rssBefore[i]) / (subscribers / urls.length / 1000) / 2 ** 20);
   const missing = subscribers * messages - deliveries;
-  return `${label.padEnd(40)} p50 ${percentile(sorted, 50).toFixed(1).padStart(6)} ms  p99 ${percentile(sorted, 99).toFixed(1).padStart(6)} ms  ${(deliveries / (busyMs / 1000)).toFixed(0).padStart(8)} deliveries/s  memory ${perThousand.map((v) => v.toFixed(1)).join(' / ')} MiB per 1,000 subscribers${missing ? `  MISSING ${missing}` : ''}`;
+  return `${label.padEnd(40)} p50 ${percentile(sorted, 50).toFixed(1).padStart(6)} ms  p99 ${percentile(sorted, 99).toFixed(1).padStart(6)} ms  ${(deliveries / (busyMs / 1000)).toFixed(0).padStart(8)} deliveries/s  memory ${perThousand.map((v) => v.toFixed(1)).join(' / ')} MiB per 1,000 subscribers  CPU per broadcast: driver ${driverCpu.toFixed(0)} ms, server${urls.length > 1 ? 's' : ''} ${serversCpu.map((v) => v.toFixed(0)).join(' + ')} ms${missing ? `  MISSING ${missing}` : ''}`;
 }
 
 async function drive(): Promise<void> {
   const subscribers = arg('subscribers', 10_000);
   const messages = arg('messages', 20);
   const children: ChildProcess[] = [];
-  const lines = [`fan-out (${subscribers} graphql-ws subscribers of one room, ${messages} messages after ${WARMUP_BROADCASTS} warm-up broadcasts; latency = send → each delivery, driver and servers on this machine)`];
+  const lines = [`fan-out (${subscribers} graphql-ws subscribers of one room, ${messages} messages after ${WARMUP_BROADCASTS} warm-up broadcasts; latency = send → each delivery, driver and servers on this machine; ${process.argv.includes('--client=ws') ? '`ws` client' : 'lean client'})`];
   try {
     const one = await startServer({ CACHE_STORE: 'memory' });
     children.push(one.child);

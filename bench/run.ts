@@ -43,7 +43,7 @@ if (databaseUrl) {
 } else {
   process.stdout.write('\nreference, growth, admission: skipped (they need DATABASE_URL: PostgreSQL)\n');
 }
-if (wants('fanout')) print(await benchFanout({ subscribers: Number(process.env.BENCH_FANOUT_SUBSCRIBERS ?? 10_000), messages: Number(process.env.BENCH_FANOUT_MESSAGES ?? 20) }));
+if (wants('fanout')) print(await benchFanout({ subscribers: Number(process.env.BENCH_FANOUT_SUBSCRIBERS ?? 10_000), messages: Number(process.env.BENCH_FANOUT_MESSAGES ?? 20), client: process.env.BENCH_FANOUT_CLIENT }));
 if (wants('ingest')) print(await benchIngest({ databaseUrl: databaseUrl || undefined, events: Number(process.env.BENCH_INGEST_EVENTS ?? 20_000) }));
 process.stdout.write(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 
