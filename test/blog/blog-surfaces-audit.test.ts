@@ -18,6 +18,7 @@ import { articleDelivery } from '../fixtures/blog-articles'
 import { startSurfacesSite, type FixtureSite } from '../fixtures/surfaces-site'
 import { startApi, type TestApi } from '../helpers/api'
 import { openPayload } from './blog-helpers'
+import { builtScriptArgs } from '../helpers/built-main'
 
 const SLUG = 'surfaces-audit-guide'
 let payload: Payload
@@ -70,7 +71,7 @@ describe('surfaces audit of this project (mainnet blog build + API)', () => {
 /** `npm run surfaces:audit` as an operator runs it (the script under node), `--json` to read the report. */
 function auditCli(args: string[]): Promise<{ code: number; report: AuditReport; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'scripts/surfaces-audit.ts', ...args, '--json'], { timeout: 120_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...builtScriptArgs('scripts/surfaces-audit.ts'), ...args, '--json'], { timeout: 120_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, report: JSON.parse(stdout || '{}') as AuditReport, stderr })
     })
   })

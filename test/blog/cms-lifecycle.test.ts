@@ -10,14 +10,15 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, postgresUrl, type ScratchDatabase } from '../helpers/db';
 import { needsService } from '../helpers/env';
+import { builtNodeArgs, builtScriptArgs } from '../helpers/built-main';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CYCLES = 20;
 
-/** Runs a script under tsx to its end; resolves with its exit code and output. */
-function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+/** Runs a built script (its node arguments) to its end; resolves with its exit code and output. */
+function runScript(nodeArgs: string[], args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, ...args], {
       cwd: ROOT,
       env: { ...process.env, PAYLOAD_SECRET: 'cms-lifecycle-test-secret-0123456789abcdef', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -48,7 +49,7 @@ describe('blog Payload open/migrate/close, 20 times in a row in one process that
   it('on the embedded SQLite database (development mode: Payload also opens its HMR websocket)', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cms-lifecycle-'));
     dirs.push(dataDir);
-    const result = await runScript('test/fixtures/blog-lifecycle-cycles.ts', [String(CYCLES)], { NODE_ENV: 'development', DATA_DIR: dataDir, BLOG_DATABASE_URL: '' });
+    const result = await runScript(builtScriptArgs('test/fixtures/blog-lifecycle-cycles.ts'), [String(CYCLES)], { NODE_ENV: 'development', DATA_DIR: dataDir, BLOG_DATABASE_URL: '' });
     expectCycles(result, false);
   }, 600_000);
 
@@ -57,7 +58,7 @@ describe('blog Payload open/migrate/close, 20 times in a row in one process that
     scratches.push(scratch);
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cms-lifecycle-pg-'));
     dirs.push(dataDir);
-    const result = await runScript('test/fixtures/blog-lifecycle-cycles.ts', [String(CYCLES)], {
+    const result = await runScript(builtScriptArgs('test/fixtures/blog-lifecycle-cycles.ts'), [String(CYCLES)], {
       NODE_ENV: 'production',
       DATA_DIR: dataDir,
       BLOG_DATABASE_URL: scratch.url,
@@ -72,7 +73,7 @@ describe('blog Payload open/migrate/close, 20 times in a row in one process that
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cms-lifecycle-migrate-'));
     dirs.push(dataDir);
     for (let run = 1; run <= 2; run++) {
-      const result = await runScript('scripts/blog-migrate.ts', [], { DATA_DIR: dataDir, BLOG_DATABASE_URL: scratch.url, DISABLE_PAYLOAD_HMR: 'true' });
+      const result = await runScript(builtNodeArgs('blog-migrate'), [], { DATA_DIR: dataDir, BLOG_DATABASE_URL: scratch.url, DISABLE_PAYLOAD_HMR: 'true' });
       expect(result.code, result.output.slice(-2000)).toBe(0);
       expect(result.output).toMatch(run === 1 ? /Migrated:/ : /^(?![\s\S]*Migrated:)/);
     }

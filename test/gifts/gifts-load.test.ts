@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/client';
 import { createScratchDatabase, migratedDataDir, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db';
+import { builtScriptArgs } from '../helpers/built-main';
 
 // `npm run gifts:load -- <project> <file>` as its own process against the test database
 // (a scratch PostgreSQL database, or a PGlite data directory).
@@ -26,7 +27,7 @@ afterAll(async () => {
 });
 
 function load(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/gifts-load.ts', ...args], {
+  const r = spawnSync(process.execPath, [...builtScriptArgs('scripts/gifts-load.ts'), ...args], {
     env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: scratch?.url ?? '', DATA_DIR: dataDir },
     encoding: 'utf8',
     timeout: 90_000,

@@ -13,7 +13,26 @@ export const TEST_DIST = path.join(ROOT, '.test-dist');
 export const builtNodeArgs = (name: string): string[] => ['--enable-source-maps', path.join(TEST_DIST, `${name}.js`)];
 /** Node arguments that run src/main.ts built. */
 export const BUILT_MAIN_ARGS: readonly string[] = builtNodeArgs('main');
-/** Test entries built beside main.js (test/build-global-setup.ts), by output name. */
-export const TEST_ENTRIES = { 'api-entry-with-blog-policy': 'test/fixtures/api-entry-with-blog-policy.ts' } as const;
+/**
+ * Scripts and test entries built beside main.js (test/build-global-setup.ts), by output name: the
+ * scripts tests run as an operator would, built as production builds its own (about a third of the
+ * CPU of a start under tsx).
+ */
+export const TEST_ENTRIES = {
+  'api-entry-with-blog-policy': 'test/fixtures/api-entry-with-blog-policy.ts',
+  'api-entry-with-slow-routes': 'test/fixtures/api-entry-with-slow-routes.ts',
+  'blog-lifecycle-cycles': 'test/fixtures/blog-lifecycle-cycles.ts',
+  'gifts-load': 'scripts/gifts-load.ts',
+  'indexer-rebuild': 'scripts/indexer-rebuild.ts',
+  'ops-archive': 'scripts/ops-archive.ts',
+  'quests-rebuild': 'scripts/quests-rebuild.ts',
+  'quests-seed': 'scripts/quests-seed.ts',
+  'surfaces-audit': 'scripts/surfaces-audit.ts',
+} as const;
 /** A built test entry, as `spawnMain` takes it. */
 export const builtTestEntry = (name: keyof typeof TEST_ENTRIES): string => path.join(TEST_DIST, `${name}.js`);
+/** Node arguments that run one of TEST_ENTRIES' sources (a path from the repository root) built. */
+export function builtScriptArgs(source: (typeof TEST_ENTRIES)[keyof typeof TEST_ENTRIES]): string[] {
+  const name = Object.keys(TEST_ENTRIES).find((key) => TEST_ENTRIES[key as keyof typeof TEST_ENTRIES] === source)!;
+  return builtNodeArgs(name);
+}

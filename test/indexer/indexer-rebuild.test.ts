@@ -6,6 +6,7 @@ import { createScratchDatabase, migratedDataDir, postgresUrl, testLogger, type S
 import { caughtUp, inProcessIndexer, waitUntil } from '../helpers/indexer.js';
 import { createDb, type Db } from '../../src/db/client.js';
 import { applyRebuild, diffLeaderboards, IndexerRunningError } from '../../src/indexer/rebuild.js';
+import { builtScriptArgs } from '../helpers/built-main';
 
 let chain: SuiChainFixture;
 let scratch: ScratchDatabase | undefined;
@@ -27,7 +28,7 @@ const open = () => createDb({ databaseUrl: scratch?.url, dataDir, logger: testLo
 
 /** `npm run indexer:rebuild` as its own process against the test database. */
 function rebuild(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/indexer-rebuild.ts', ...args], {
+  const r = spawnSync(process.execPath, [...builtScriptArgs('scripts/indexer-rebuild.ts'), ...args], {
     env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: scratch?.url ?? '', DATA_DIR: dataDir },
     encoding: 'utf8',
     timeout: 60_000,

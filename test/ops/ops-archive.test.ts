@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, testLogger, type TestDb } from '../helpers/db';
 import { ArchiveVerificationError, createJobRunArchiveService, manifestPathOf, type JobRunArchiveService } from '../../src/services/ops/job-run-archive';
 import type { ArchiveManifest } from '../../src/services/ops/job-run-archive-file';
+import { builtScriptArgs } from '../helpers/built-main';
 
 // The run-log archive against a real database (PostgreSQL with DATABASE_URL, else PGlite): rows
 // past the hot window go to gzip NDJSON, are read back, verified and compared before any delete;
@@ -163,22 +164,22 @@ describe('run-log archive', () => {
       // The CLI opens the database itself (on PGlite the test's handle must be closed first).
       if (!cli.url) await cli.db.close();
       const run = promisify(execFile);
-      const tsx = (args: string[]) => run(process.execPath, ['--import', 'tsx', 'scripts/ops-archive.ts', ...args], { env, cwd: process.cwd() });
-      const archived = await tsx([]);
+      const opsArchive = (args: string[]) => run(process.execPath, [...builtScriptArgs('scripts/ops-archive.ts'), ...args], { env, cwd: process.cwd() });
+      const archived = await opsArchive([]);
       expect(archived.stdout).toMatch(/50 rows started before .* archived, verified and pruned \(1 file\(s\)\)/);
       const file = /archived 50 rows to (\S+)/.exec(archived.stdout)![1];
       const good = await readFile(file);
       const bad = Buffer.from(good);
       bad[bad.length - 10] ^= 0x80;
       await writeFile(file, bad);
-      const refused = await tsx(['restore', file]).then(
+      const refused = await opsArchive(['restore', file]).then(
         () => null,
         (e: unknown) => e as { code: number; stderr: string },
       );
       expect(refused?.code).toBe(1);
       expect(refused?.stderr).toMatch(/failed verification; nothing of it was restored/);
       await writeFile(file, good);
-      const restored = await tsx(['restore', file]);
+      const restored = await opsArchive(['restore', file]);
       expect(restored.stdout).toMatch(/50 rows verified \(50 inserted, 0 already present\)/);
     } finally {
       if (cli.url) await cli.cleanup();

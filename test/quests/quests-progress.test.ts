@@ -15,6 +15,7 @@ import { createQuestService } from '../../src/services/quests/service.js';
 import { createReadCacheService } from '../../src/services/read-cache/index.js';
 import { createSharedStore } from '../../src/store/index.js';
 import { testEnv } from '../helpers/env.js';
+import { builtScriptArgs } from '../helpers/built-main';
 
 // The indexer's post-commit step keeps quest_progress equal to what the rebuild recomputes from
 // the event tables; quests:rebuild lists and repairs differences; quests:seed is idempotent.
@@ -37,9 +38,9 @@ afterAll(async () => {
 const open = () => createDb({ databaseUrl: scratch?.url, dataDir, logger: testLogger });
 
 /** An npm script of ours as its own process against the test database. */
-function script(file: string, ...args: Array<string | Record<string, string>>) {
+function script(file: 'scripts/quests-rebuild.ts' | 'scripts/quests-seed.ts', ...args: Array<string | Record<string, string>>) {
   const env = args.find((a): a is Record<string, string> => typeof a !== 'string') ?? {};
-  const r = spawnSync(process.execPath, ['--import', 'tsx', file, ...args.filter((a): a is string => typeof a === 'string')], {
+  const r = spawnSync(process.execPath, [...builtScriptArgs(file), ...args.filter((a): a is string => typeof a === 'string')], {
     env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: scratch?.url ?? '', DATA_DIR: dataDir, ...env },
     encoding: 'utf8',
     timeout: 90_000,

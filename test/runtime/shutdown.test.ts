@@ -8,6 +8,7 @@ import { createScratchDatabase, migratedDataDir, postgresUrl, type ScratchDataba
 import { testEnv } from '../helpers/env';
 import { spawnMain, type SpawnedApi } from '../helpers/process';
 import { waitFor } from '../helpers/store';
+import { builtTestEntry } from '../helpers/built-main';
 
 interface Outcome {
   label: string;
@@ -86,7 +87,7 @@ describe('graceful shutdown of a real API process on SIGTERM', () => {
         ...(testEnv.redisUrl ? { CACHE_STORE: 'redis', SHARED_STORE_URL: testEnv.redisUrl, SHARED_STORE_KEY_PREFIX: `test:${randomUUID()}:` } : { CACHE_STORE: 'memory' }),
       },
       90_000,
-      'test/fixtures/api-entry-with-slow-routes.ts',
+      builtTestEntry('api-entry-with-slow-routes'),
     );
   });
   afterAll(async () => {

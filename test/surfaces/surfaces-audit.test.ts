@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditSurfaces, type AuditReport } from '../../src/surfaces/audit';
 import { RULES } from '../../src/surfaces/rules';
 import { startSurfacesSite, type FixtureSite } from '../fixtures/surfaces-site';
+import { builtScriptArgs } from '../helpers/built-main';
 
 const sites: Record<'goodMainnet' | 'goodTestnet' | 'brokenMainnet' | 'brokenTestnet', FixtureSite> = {} as never;
 
@@ -26,7 +27,7 @@ function cli(s: FixtureSite, extra: string[] = []): Promise<{ code: number; stdo
   const args = ['--network', s.network, '--app-url', s.appUrl, '--blog-url', s.blogUrl, '--docs-url', s.docsUrl, '--house-url', s.houseUrl];
   args.push('--www-url', s.wwwUrl, '--legacy-network-url', s.legacyNetworkUrl, '--docs-legacy-url', s.docsLegacyUrl, ...extra);
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'scripts/surfaces-audit.ts', ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...builtScriptArgs('scripts/surfaces-audit.ts'), ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr });
     });
   });
