@@ -69,6 +69,11 @@ export const ANY_LANE_TESTS = [
   'test/giveaways/giveaway-settlement.test.ts',
   'test/api/api-readiness.test.ts',
   'test/api/api-replicas.test.ts',
+  // solo files whose waits are all 10 s or more (a Sentinel failover, a leader takeover, an event
+  // across two processes), none a bound on how fast
+  'test/store/store-managed-redis.test.ts',
+  'test/indexer/indexer-leader.test.ts',
+  'test/api/api-replicas-activity.test.ts',
 ];
 
 export type ExclusiveClass = 'solo' | 'blog';
