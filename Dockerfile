@@ -22,8 +22,9 @@ RUN npm run build
 # blog:build = import map, blog migrations, next build. The migrations here run against a throwaway
 # SQLite database (BLOG_DATABASE_URL unset, DATA_DIR in /tmp) so the build can open Payload; the real
 # blog database is migrated when the blog role starts. The build-time PAYLOAD_SECRET is a development one
-# generated in that DATA_DIR and is not part of the build output.
-RUN DATA_DIR=/tmp/blog-build npm run blog:build && rm -rf /tmp/blog-build blog/.next/cache
+# generated in that DATA_DIR and is not part of the build output. No Turbopack build cache: this build
+# is always a first one, and the cache is not shipped.
+RUN DATA_DIR=/tmp/blog-build BLOG_BUILD_CACHE=off npm run blog:build && rm -rf /tmp/blog-build blog/.next/cache
 
 # Production dependencies only.
 FROM base AS deps

@@ -227,6 +227,8 @@ describe('Dockerfile', () => {
     expect(build).toBeDefined();
     expect(stageRunning('npm run prisma -- generate')?.name).toBe(build!.name);
     expect(scripts['blog:build']).toMatch(/next build blog/);
+    // a first build every time: no Turbopack build cache written (blog/next.config.mjs)
+    expect(runs(build!).find((r) => r.includes('npm run blog:build'))).toContain('BLOG_BUILD_CACHE=off');
     const shipped = copiesFrom(final).filter((c) => c.from === build!.name).flatMap((c) => c.paths);
     for (const needed of ['/app/src', '/app/blog', '/app/schema', '/app/cms', '/app/scripts']) expect(shipped).toContain(needed);
     const ignored = read('.dockerignore').split(/\r?\n/);
