@@ -19,8 +19,9 @@ const nextConfig = {
   // Type checking runs in `npm run blog:typecheck`, not inside the build.
   typescript: { ignoreBuildErrors: true },
   // Turbopack's build cache (in distDir/cache) makes a rebuild after a small change about three
-  // times cheaper, and a first build about a quarter dearer. BLOG_BUILD_CACHE=off where every build
-  // is a first one: CI (.ci/run) and the image (Dockerfile, which drops the cache anyway).
+  // times cheaper, and a first build about a quarter dearer. BLOG_BUILD_CACHE=off (a setting of
+  // src/config, read raw here as BLOG_DIST_DIR is) where every build is a first one: CI (.ci/run) and
+  // the image (Dockerfile, which drops the cache anyway).
   experimental: { turbopackFileSystemCacheForBuild: process.env.BLOG_BUILD_CACHE !== 'off' },
   async headers() {
     return securityHeaders()

@@ -4,6 +4,7 @@
  * is a first one).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config';
 
 const saved = process.env.BLOG_BUILD_CACHE;
 afterEach(() => {
@@ -22,5 +23,10 @@ describe('the blog build cache', () => {
   it('is on by default and off with BLOG_BUILD_CACHE=off', async () => {
     expect((await nextConfig(undefined)).experimental?.turbopackFileSystemCacheForBuild).toBe(true);
     expect((await nextConfig('off')).experimental?.turbopackFileSystemCacheForBuild).toBe(false);
+  });
+
+  it('is a declared setting: a value other than on or off is refused at start', () => {
+    expect(() => loadConfig({ envDir: '/nonexistent', env: { BLOG_BUILD_CACHE: 'maybe' } })).toThrow(/BLOG_BUILD_CACHE/);
+    expect(() => loadConfig({ envDir: '/nonexistent', env: { BLOG_BUILD_CACHE: 'off' } })).not.toThrow();
   });
 });
