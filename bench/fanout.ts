@@ -78,6 +78,8 @@ function startServer(env: Record<string, string>): Promise<{ url: string; child:
 }
 
 const SUBSCRIPTION = `subscription { chatMessages(room: "${ROOM}") { id text } }`;
+/** `--client=ws`: the subscribers use `ws` instead of the lean client. */
+const WS_CLIENT = process.argv.includes('--client=ws');
 
 /** One graphql-ws connection subscribed to the room over `ws` (`--client=ws`); `onText` gets each message's text. */
 function wsSubscriber(url: string, onText: (text: string) => void): Promise<LeanSubscription> {
@@ -98,7 +100,7 @@ function wsSubscriber(url: string, onText: (text: string) => void): Promise<Lean
 
 /** The subscribers' client: the lean one (bench/lean-ws-client.ts) unless `--client=ws`. */
 const subscriber = (url: string, onText: (text: string) => void): Promise<LeanSubscription> =>
-  process.argv.includes('--client=ws') ? wsSubscriber(url, onText) : leanSubscribe(url, SUBSCRIPTION, onText);
+  WS_CLIENT ? wsSubscriber(url, onText) : leanSubscribe(url, SUBSCRIPTION, onText);
 
 async function serverMetric(url: string, name: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
@@ -206,7 +208,7 @@ async function drive(): Promise<void> {
   const subscribers = arg('subscribers', 10_000);
   const messages = arg('messages', 20);
   const children: ChildProcess[] = [];
-  const lines = [`fan-out (${subscribers} graphql-ws subscribers of one room, ${messages} messages after ${WARMUP_BROADCASTS} warm-up broadcasts; latency = send → each delivery, driver and servers on this machine; ${process.argv.includes('--client=ws') ? '`ws` client' : 'lean client'})`];
+  const lines = [`fan-out (${subscribers} graphql-ws subscribers of one room, ${messages} messages after ${WARMUP_BROADCASTS} warm-up broadcasts; latency = send → each delivery, driver and servers on this machine; ${WS_CLIENT ? '`ws` client' : 'lean client'})`];
   try {
     const one = await startServer({ CACHE_STORE: 'memory' });
     children.push(one.child);
