@@ -60,10 +60,13 @@ export interface CreateDbOptions {
    * behind per-request cancellation; unset or 0 = none (scripts, rebuilds).
    */
   statementTimeoutMs?: number;
-  /** PGlite only: keep the database in memory (tests); dataDir is then unused. */
+  /** PGlite only: keep the database in memory (benchmarks); dataDir is then unused. */
   inMemory?: boolean;
-  /** PGlite in memory only: start from this `dumpDataDir()` image (much faster than initdb). */
-  pgliteTemplate?: Blob;
+  /**
+   * PGlite only: an open database to use instead of opening one (tests lend one instance to test after
+   * test). It stays the caller's: close() ends this Db's use of it and leaves it open.
+   */
+  pglite?: PGlite;
   /** How often a held PostgreSQL lease checks its connection (default 5000 ms). */
   leaseCheckIntervalMs?: number;
 }
@@ -149,8 +152,10 @@ async function createPgliteDb(opts: CreateDbOptions): Promise<Db> {
   const logger = opts.logger.child({ db: 'pglite' });
   let unlockDir = async (): Promise<void> => {};
   let pglite: PGlite;
-  if (opts.inMemory) {
-    pglite = await PGlite.create(opts.pgliteTemplate ? { loadDataDir: opts.pgliteTemplate } : {});
+  if (opts.pglite) {
+    pglite = opts.pglite;
+  } else if (opts.inMemory) {
+    pglite = await PGlite.create();
   } else {
     const dir = join(opts.dataDir, 'pglite');
     await mkdir(dir, { recursive: true });
@@ -166,7 +171,7 @@ async function createPgliteDb(opts: CreateDbOptions): Promise<Db> {
   try {
     migrations = await runMigrations(pgliteMigrationTarget(pglite), opts);
   } catch (e) {
-    await pglite.close();
+    if (!opts.pglite) await pglite.close();
     await unlockDir();
     throw e;
   }
@@ -188,7 +193,7 @@ async function createPgliteDb(opts: CreateDbOptions): Promise<Db> {
     async close() {
       locks.loseAll();
       await prisma.$disconnect();
-      await pglite.close();
+      if (!opts.pglite) await pglite.close();
       await unlockDir();
     },
   };

@@ -1,6 +1,7 @@
 // Test databases. With DATABASE_URL set, each test DB is a fresh, uniquely named database on
-// that server (migrated, dropped on cleanup). Without it, an in-process PGlite (in memory by
-// default). REQUIRE_SERVICES=1 without DATABASE_URL fails instead of falling back.
+// that server (migrated, dropped on cleanup). Without it, an in-process PGlite: in memory by
+// default, lent by this worker's pool (pglite-pool.ts). REQUIRE_SERVICES=1 without DATABASE_URL
+// fails instead of falling back.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import pino, { type Logger } from 'pino';
 import { createDb, type CreateDbOptions, type Db } from '../../src/db/client';
 import { migrate } from '../../src/db/migrate';
 import { pgliteMigrationTarget } from '../../src/db/pglite-driver';
+import { PglitePool } from './pglite-pool';
 
 export type { Db };
 
@@ -65,13 +67,14 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TEMPLATE_CACHE = join(ROOT, 'node_modules/.cache/platform-tests');
 
 /**
- * The in-memory template's own settings, test speed only: 1 MB WAL segments instead of 16 and
- * 16 MB of shared buffers instead of 128 (a small image that starts in ~0.35 s of CPU, against
- * ~0.55 s for initdb's defaults). The schema and every migration are the app's own.
+ * The in-memory template's own settings, test speed and memory only: 1 MB WAL segments instead of
+ * 16, 16 MB of shared buffers instead of 128 (a smaller image, quicker to load), and at most 32 MB
+ * of WAL before a checkpoint (a pooled instance serves many tests; its WAL lives in memory). The
+ * schema and every migration are the app's own.
  */
 const MEMORY_TEMPLATE = {
   initdb: ['--wal-segsize=1'],
-  sql: ["ALTER SYSTEM SET shared_buffers = '16MB'", 'CHECKPOINT'],
+  sql: ["ALTER SYSTEM SET shared_buffers = '16MB'", "ALTER SYSTEM SET max_wal_size = '32MB'", 'CHECKPOINT'],
 };
 
 /** PGlite's version, the migrations, the migrator and the template recipe: a change to any makes a new template. */
@@ -116,7 +119,7 @@ async function cachedTemplate(name: string, build: (path: string) => Promise<voi
 let pgliteTemplate: Promise<Blob> | undefined;
 
 /** A migrated in-memory PGlite image (a tarball), made once and kept: loading it takes ~0.35 s of CPU against ~5 s for initdb and migrations. */
-function migratedPgliteTemplate(): Promise<Blob> {
+export function migratedPgliteTemplate(): Promise<Blob> {
   pgliteTemplate ??= (async () => {
     const file = await cachedTemplate(`memory-${templateKey('memory')}.tar`, async (path) => {
       const db = await PGlite.create({ initDbStartParams: MEMORY_TEMPLATE.initdb });
@@ -205,9 +208,9 @@ export async function createTestDb(opts: TestDbOptions = {}): Promise<TestDb> {
       throw e;
     }
   }
-  const dataDir = opts.onDisk ? await migratedDataDir('testdb-') : await mkdtemp(join(tmpdir(), 'testdb-'));
-  const pgliteTemplateImage = opts.onDisk ? undefined : await migratedPgliteTemplate();
-  const db = await createDb({ ...opts.createDbOptions, dataDir, logger, inMemory: !opts.onDisk, pgliteTemplate: pgliteTemplateImage }).catch(async (e: unknown) => {
+  if (!opts.onDisk) return lentTestDb(opts, logger);
+  const dataDir = await migratedDataDir('testdb-');
+  const db = await createDb({ ...opts.createDbOptions, dataDir, logger }).catch(async (e: unknown) => {
     await rm(dataDir, { recursive: true, force: true });
     throw e;
   });
@@ -215,10 +218,30 @@ export async function createTestDb(opts: TestDbOptions = {}): Promise<TestDb> {
     db,
     prisma: db.prisma,
     kind: db.kind,
-    dataDir: opts.onDisk ? dataDir : undefined,
+    dataDir,
     async cleanup() {
       await db.close();
       await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** This worker's in-memory databases, opened from the migrated template and lent test after test. */
+const memoryPool = new PglitePool(async () => PGlite.create({ loadDataDir: await migratedPgliteTemplate() }));
+
+async function lentTestDb(opts: TestDbOptions, logger: Logger): Promise<TestDb> {
+  const lent = await memoryPool.lend();
+  const db = await createDb({ ...opts.createDbOptions, dataDir: tmpdir(), logger, pglite: lent.pglite }).catch(async (e: unknown) => {
+    await lent.giveBack();
+    throw e;
+  });
+  return {
+    db,
+    prisma: db.prisma,
+    kind: db.kind,
+    async cleanup() {
+      await db.close();
+      await lent.giveBack();
     },
   };
 }
