@@ -148,6 +148,14 @@ async function createPostgresDb(opts: CreateDbOptions, url: string): Promise<Db>
   };
 }
 
+/**
+ * The embedded database's PostgreSQL settings: PGlite's own, with 32 MB of shared buffers instead of
+ * initdb's 128 MB. PGlite zeroes them at every open: 128 MB made each start of a process on defaults
+ * cost about 0.8 s of CPU and 110 MB more RSS, against about 0.4 s. The embedded database is the
+ * development and single-process one; its pages also sit in the OS page cache.
+ */
+const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+
 async function createPgliteDb(opts: CreateDbOptions): Promise<Db> {
   const logger = opts.logger.child({ db: 'pglite' });
   let unlockDir = async (): Promise<void> => {};
@@ -161,7 +169,7 @@ async function createPgliteDb(opts: CreateDbOptions): Promise<Db> {
     await mkdir(dir, { recursive: true });
     unlockDir = await lockDataDir(dir);
     try {
-      pglite = await PGlite.create(dir);
+      pglite = await PGlite.create(dir, { startParams: EMBEDDED_START_PARAMS });
     } catch (e) {
       await unlockDir();
       throw e;

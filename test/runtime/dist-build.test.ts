@@ -80,7 +80,7 @@ describe('the built server', () => {
     const stack = (JSON.parse(failure!) as { err: { stack: string } }).err.stack;
     // The frame that awaited PGlite, at the line that calls it in the source.
     const source = readFileSync(path.join(root, 'src/db/client.ts'), 'utf8').split('\n');
-    const line = source.findIndex((l) => l.includes('await PGlite.create(dir)')) + 1;
+    const line = source.findIndex((l) => l.includes('await PGlite.create(dir,')) + 1;
     expect(line).toBeGreaterThan(0);
     expect(stack).toContain(`at async createPgliteDb (${path.join(root, 'src/db/client.ts')}:${line}:`);
     expect(stack).toMatch(/at async runProcess \(.*src\/runtime\/process\.ts:\d+:\d+\)/);
