@@ -10,7 +10,8 @@ import { createScratchDatabase, postgresUrl, testLogger, type ScratchDatabase } 
 
 const serverUrl = postgresUrl();
 
-function suite(open: () => Promise<{ db: Db; reopen: () => Promise<Db>; cleanup: () => Promise<void> }>): void {
+/** `settings`: what the engine's own start-up sets (SHOW name → value). */
+function suite(open: () => Promise<{ db: Db; reopen: () => Promise<Db>; cleanup: () => Promise<void> }>, settings: Record<string, string>): void {
   let h: Awaited<ReturnType<typeof open>>;
   beforeAll(async () => {
     h = await open();
@@ -28,6 +29,12 @@ function suite(open: () => Promise<{ db: Db; reopen: () => Promise<Db>; cleanup:
     expect(rows.map((r) => [r.migration_name, r.checksum])).toEqual(files.map((f) => [f.name, f.checksum]));
     expect(rows.every((r) => r.finished_at !== null)).toBe(true);
     expect(h.db.migrations.applied).toEqual(files.map((f) => f.name));
+  });
+
+  it('runs with its own settings', async () => {
+    for (const [name, value] of Object.entries(settings)) {
+      expect((await h.db.query<Record<string, string>>(`SHOW ${name}`))[0]![name], name).toBe(value);
+    }
   });
 
   it('creates the spec tables', async () => {
@@ -64,7 +71,8 @@ describe('migrations apply on PGlite (on disk)', () => {
         await rm(dataDir, { recursive: true, force: true });
       },
     };
-  });
+    // 32 MB of shared buffers, not initdb's 128 MB (src/db/client.ts), after PGlite's own parameters.
+  }, { shared_buffers: '32MB', search_path: 'public', max_worker_processes: '0' });
 });
 
 describe.skipIf(!serverUrl)(`migrations apply on PostgreSQL${serverUrl ? '' : ' (skipped: DATABASE_URL not set)'}`, () => {
@@ -84,5 +92,6 @@ describe.skipIf(!serverUrl)(`migrations apply on PostgreSQL${serverUrl ? '' : ' 
         await scratch.drop();
       },
     };
-  });
+    // The pool's sessions (src/db/client.ts): JIT never repays its compile time on these statements.
+  }, { jit: 'off' });
 });
