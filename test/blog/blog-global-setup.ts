@@ -6,7 +6,7 @@
  * partner webhook to it (BLOG_CMS_URL), as `npm start`'s API does with its blog process.
  *
  * Vitest runs every project's global setup before the first test file, so this one only starts
- * that work and returns: the build runs while the backend files run, and each blog file
+ * that work (niced) and returns: the build runs while the backend files run, and each blog file
  * waits for it in test/blog/blog-ready.ts (the outcome is written to the file `blogReadyFile`).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -102,12 +102,10 @@ async function prepare(mainEnv: NodeJS.ProcessEnv, testEnv: NodeJS.ProcessEnv, [
   const started = Date.now()
   const reused = reusableBuild(blogBuildInputsHash())
   if (reused === 'npm start') copyBuild(START_DIST, MAIN_DIST)
-  // Not niced: every blog file waits for this build, so it is the group's critical path. Niced under
-  // the backend files it got little CPU until they ended and finished 80–140 s after them, while a
-  // worker waited (docs/performance.md); at their priority it ends within their phase.
+  // Niced: the backend files running meanwhile keep the CPU they need; the build takes what is left.
   // (built: test/build-global-setup.ts, which runs first, has built the blog role's processes)
   if (reused) await run(process.execPath, builtNodeArgs('blog-migrate'), mainEnv, buildLog)
-  else await run('npm', ['run', 'blog:build'], mainEnv, buildLog)
+  else await run('nice', ['-n', '10', 'npm', 'run', 'blog:build'], mainEnv, buildLog)
   if (nextEnvText !== undefined) writeFileSync(nextEnv, nextEnvText)
   console.log(`[blog] ${reused ? `migrated (${reused}'s build reused: its inputs are unchanged)` : 'built'} in ${Math.round((Date.now() - started) / 1000)} s`)
 

@@ -8,7 +8,7 @@ import { beforeAll, inject } from 'vitest'
 import { runExclusively } from '../helpers/exclusive'
 import { waitFor } from '../helpers/store'
 
-/** A first build on a busy 2-core machine beside the backend files, plus both servers' start. */
+/** A first build on a busy 2-core machine, niced under the backend files, plus both servers' start. */
 const PREPARATION_TIMEOUT_MS = 15 * 60_000
 
 beforeAll(async () => {
