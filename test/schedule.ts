@@ -83,10 +83,12 @@ export type LockNeed = { all: ExclusiveClass[] } | { any: ExclusiveClass[] };
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
+/** Whether the file at this path takes whichever lock is free (`ANY_LANE_TESTS`). */
+export const takesAnyLane = (filepath: string): boolean => ANY_LANE_TESTS.includes(path.relative(ROOT, filepath));
+
 /** The locks a file of that project holds while it runs. */
 export function locksOf(filepath: string, project: ExclusiveClass): LockNeed {
-  const file = path.relative(ROOT, filepath);
-  if (ALONE_TESTS.includes(file)) return { all: ['solo', 'blog'] };
-  if (ANY_LANE_TESTS.includes(file)) return { any: ['solo', 'blog'] };
+  if (ALONE_TESTS.includes(path.relative(ROOT, filepath))) return { all: ['solo', 'blog'] };
+  if (takesAnyLane(filepath)) return { any: ['solo', 'blog'] };
   return { all: [project] };
 }

@@ -1,9 +1,7 @@
-import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { ANY_LANE_TESTS } from './schedule';
+import { takesAnyLane } from './schedule';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const anyLane = (s: TestSpecification) => ANY_LANE_TESTS.includes(path.relative(ROOT, s.moduleId));
+const anyLane = (s: TestSpecification) => takesAnyLane(s.moduleId);
 
 /**
  * Vitest's order (longest first, failed first), except in the group of two workers that the solo and

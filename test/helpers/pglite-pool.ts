@@ -96,7 +96,7 @@ export class PglitePool {
   private readonly idle: PGlite[] = [];
   private pristine: Promise<Pristine> | undefined;
   /** Instances opened, and why returned ones were closed instead of kept. */
-  readonly stats = { opened: 0, lent: 0, closed: [] as string[] };
+  readonly stats = { opened: 0, closed: [] as string[] };
 
   constructor(
     private readonly open: () => Promise<PGlite>,
@@ -105,7 +105,6 @@ export class PglitePool {
 
   async lend(): Promise<LentPglite> {
     const db = this.idle.pop() ?? (await this.openFresh());
-    this.stats.lent++;
     const { proxy, revoke } = Proxy.revocable(db, {
       // PGlite's methods use private fields: they run on the instance itself, not on the view.
       get: (target, key) => {
