@@ -49,7 +49,7 @@ describe(`the supervised blog process (real Next server from blog/${MAIN_DIST})`
     copyBuild(MAIN_DIST, distCopy);
     dataDir = await migratedDataDir('supervisor-blog-');
     const serverUrl = postgresUrl();
-    scratch = serverUrl ? await createScratchDatabase(serverUrl) : null;
+    scratch = serverUrl ? await createScratchDatabase(serverUrl, { migrated: true }) : null;
     blogPort = await freePort();
     api = await spawnMain(
       ['--role', 'api,blog'],

@@ -18,7 +18,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'gifts-load-'));
   dataDir = await migratedDataDir('gifts-load-data-');
   const server = postgresUrl();
-  scratch = server ? await createScratchDatabase(server) : undefined;
+  scratch = server ? await createScratchDatabase(server, { migrated: true }) : undefined;
 });
 afterAll(async () => {
   await scratch?.drop();

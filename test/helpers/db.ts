@@ -35,31 +35,73 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-/** An empty database with a unique name on the server of `serverUrl` (not migrated). */
-export async function createScratchDatabase(serverUrl: string): Promise<ScratchDatabase> {
-  const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
+const withAdmin = async <T>(serverUrl: string, fn: (admin: pg.Client) => Promise<T>): Promise<T> => {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}"`);
+    return await fn(admin);
   } finally {
     await admin.end();
   }
+};
+
+const databaseUrl = (serverUrl: string, name: string): string => {
   const u = new URL(serverUrl);
   u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    name,
-    async drop() {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
+  return u.toString();
+};
+
+const dropDatabase = (serverUrl: string, name: string): Promise<void> =>
+  withAdmin(serverUrl, async (admin) => {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  });
+
+/**
+ * A database with a unique name on the server of `serverUrl`: empty, or with `migrated` a copy of the
+ * server's migrated template (for tests whose subject is not the first start on an empty database).
+ */
+export async function createScratchDatabase(serverUrl: string, opts: { migrated?: boolean } = {}): Promise<ScratchDatabase> {
+  const template = opts.migrated ? await migratedServerTemplate(serverUrl) : undefined;
+  const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await withAdmin(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`));
+  return { url: databaseUrl(serverUrl, name), name, drop: () => dropDatabase(serverUrl, name) };
+}
+
+const serverTemplates = new Map<string, Promise<string>>();
+
+/**
+ * The name of a migrated database on that server, made once and kept between runs under the same key as
+ * the PGlite templates: copying it (`CREATE DATABASE … TEMPLATE`) costs about half the server's CPU of
+ * an empty database migrated, and 0.4 s less wait. It takes no connections once made, as a template
+ * requires. The first finished copy wins (a rename, as the PGlite templates').
+ */
+function migratedServerTemplate(serverUrl: string): Promise<string> {
+  let template = serverTemplates.get(serverUrl);
+  if (!template) {
+    template = (async () => {
+      const name = `test_template_${templateKey('server')}`;
+      const exists = await withAdmin(serverUrl, (admin) => admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]));
+      if (exists.rowCount) return name;
+      const partial = await createScratchDatabase(serverUrl);
       try {
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        const db = await createDb({ databaseUrl: partial.url, dataDir: tmpdir(), logger: testLogger, poolMax: 1 });
+        await db.close();
+        await withAdmin(serverUrl, async (admin) => {
+          await admin.query(`ALTER DATABASE "${partial.name}" RENAME TO "${name}"`);
+          // No connections at all, autovacuum's included: a template in use cannot be copied.
+          await admin.query(`ALTER DATABASE "${name}" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);
+        }).catch((e: { code?: string }) => {
+          // Another worker renamed its copy first (duplicate_database): use theirs.
+          if (e.code !== '42P04') throw e;
+        });
       } finally {
-        await c.end();
+        await partial.drop();
       }
-    },
-  };
+      return name;
+    })();
+    serverTemplates.set(serverUrl, template);
+  }
+  return template;
 }
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -190,7 +232,7 @@ export async function createTestDb(opts: TestDbOptions = {}): Promise<TestDb> {
   const logger = opts.logger ?? testLogger;
   const server = postgresUrl();
   if (server) {
-    const scratch = await createScratchDatabase(server);
+    const scratch = await createScratchDatabase(server, { migrated: true });
     try {
       const db = await createDb({ ...opts.createDbOptions, databaseUrl: scratch.url, dataDir: tmpdir(), logger, poolMax: 5 });
       return {

@@ -27,7 +27,7 @@ beforeAll(async () => {
   chain = await startSuiChainFixture({ seed: 41, events: 6000, latencyMs: 15, graphql: { shortPageProbability: 0.4 } });
   dataDir = await migratedDataDir('indexer-kill-');
   const server = postgresUrl();
-  scratch = server ? await createScratchDatabase(server) : undefined;
+  scratch = server ? await createScratchDatabase(server, { migrated: true }) : undefined;
 });
 afterAll(async () => {
   for (const p of running) await p.kill();

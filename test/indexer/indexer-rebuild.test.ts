@@ -16,7 +16,7 @@ beforeAll(async () => {
   chain = await startSuiChainFixture({ seed: 61, events: 3000, startTimestampMs: Date.UTC(2026, 0, 9, 12), graphql: { shortPageProbability: 0.3 } });
   dataDir = await migratedDataDir('indexer-rebuild-');
   const server = postgresUrl();
-  scratch = server ? await createScratchDatabase(server) : undefined;
+  scratch = server ? await createScratchDatabase(server, { migrated: true }) : undefined;
 });
 afterAll(async () => {
   await chain?.close();

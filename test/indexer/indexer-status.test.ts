@@ -21,7 +21,7 @@ beforeAll(async () => {
   chain = await startSuiChainFixture({ seed: 31, events: 2000, graphql: { shortPageProbability: 0.3 } });
   dataDir = await migratedDataDir('indexer-status-');
   const server = postgresUrl();
-  scratch = server ? await createScratchDatabase(server) : undefined;
+  scratch = server ? await createScratchDatabase(server, { migrated: true }) : undefined;
 });
 afterAll(async () => {
   await main?.stop();

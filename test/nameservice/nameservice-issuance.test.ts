@@ -136,7 +136,7 @@ describe('a writer process killed with SIGKILL mid-write', () => {
   beforeAll(async () => {
     dataDir = await migratedDataDir('nameservice-kill-');
     const server = postgresUrl();
-    scratch = server ? await createScratchDatabase(server) : undefined;
+    scratch = server ? await createScratchDatabase(server, { migrated: true }) : undefined;
   });
   afterAll(async () => {
     // A killed child has exited already (stop() would wait for an exit that came).

@@ -27,7 +27,7 @@ beforeAll(async () => {
   chain = await startSuiChainFixture({ seed: 83, events: 1500, startTimestampMs: Date.UTC(2026, 0, 9, 12) });
   dataDir = await migratedDataDir('quests-progress-');
   const server = postgresUrl();
-  scratch = server ? await createScratchDatabase(server) : undefined;
+  scratch = server ? await createScratchDatabase(server, { migrated: true }) : undefined;
 });
 afterAll(async () => {
   await chain?.close();

@@ -75,7 +75,7 @@ describe('graceful shutdown of a real API process on SIGTERM', () => {
   beforeAll(async () => {
     dataDir = await migratedDataDir('shutdown-');
     const serverUrl = postgresUrl();
-    scratch = serverUrl ? await createScratchDatabase(serverUrl) : null;
+    scratch = serverUrl ? await createScratchDatabase(serverUrl, { migrated: true }) : null;
     api = await spawnMain(
       ['--role', 'api'],
       {
