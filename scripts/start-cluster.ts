@@ -34,7 +34,7 @@ const { values } = parseArgs({
     'no-blog': { type: 'boolean', default: false },
     // Tests: the edge and the API replicas only (no jobs, indexer or blog).
     'api-only': { type: 'boolean', default: false },
-    // Tests: a process entry built on src/runtime/process.ts with extra routes (TypeScript, run under tsx).
+    // Tests: a process entry built on src/runtime/process.ts with extra routes (built .js, or .ts run under tsx).
     'api-entry': { type: 'string' },
     'served-by-header': { type: 'boolean', default: false },
   },
@@ -83,15 +83,20 @@ writeFileSync(
   }),
 );
 
-/** Defined by scripts/build.ts: this script runs from dist/, so the processes it starts do too. */
+/** Defined by scripts/build.ts: built (dist/ or the tests' .test-dist/), this script starts the main.js beside it. */
 declare const DIST_BUILD: boolean | undefined;
-const MAIN_ARGS = typeof DIST_BUILD !== 'undefined' ? ['--enable-source-maps', path.join(ROOT, 'dist/main.js')] : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
+const MAIN_ARGS =
+  typeof DIST_BUILD !== 'undefined'
+    ? ['--enable-source-maps', path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.js')]
+    : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
+/** A test's own process entry: built JavaScript as it is, TypeScript under tsx. */
+const entryArgs = (entry: string): string[] => (entry.endsWith('.js') ? ['--enable-source-maps', path.resolve(ROOT, entry)] : ['--import', 'tsx', path.join(ROOT, entry)]);
 
 const appUrl = `http://localhost:${edgePort}`;
 function role(args: string[], env: Record<string, string>, entry?: string): SupervisedCommand {
   return {
     command: process.execPath,
-    args: [...(entry ? ['--import', 'tsx', path.join(ROOT, entry)] : MAIN_ARGS), ...args],
+    args: [...(entry ? entryArgs(entry) : MAIN_ARGS), ...args],
     cwd: ROOT,
     env: { ...process.env, APP_URL: appUrl, 'GENERAL.HOST': '127.0.0.1', ...env },
   };

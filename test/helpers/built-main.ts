@@ -19,6 +19,7 @@ export const BUILT_MAIN_ARGS: readonly string[] = builtNodeArgs('main');
  * CPU of a start under tsx).
  */
 export const TEST_ENTRIES = {
+  'api-entry-edge': 'test/fixtures/api-entry-edge.ts',
   'api-entry-with-blog-policy': 'test/fixtures/api-entry-with-blog-policy.ts',
   'api-entry-with-slow-routes': 'test/fixtures/api-entry-with-slow-routes.ts',
   'blog-lifecycle-cycles': 'test/fixtures/blog-lifecycle-cycles.ts',

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { builtNodeArgs, builtTestEntry } from './built-main';
 import { createScratchDatabase, type ScratchDatabase } from './db';
 import { testEnv } from './env';
 
@@ -61,10 +62,9 @@ export async function startTestCluster(opts: TestClusterOptions): Promise<TestCl
   const base = await freeBasePort(opts.replicas);
   const apiOnly = opts.apiOnly ?? true;
   const scriptArgs = ['--replicas', String(opts.replicas), '--port', String(base), '--ops-port', String(base + 1), '--base-port', String(base + 100)];
-  scriptArgs.push(...(apiOnly ? ['--api-only', '--api-entry', 'test/fixtures/api-entry-edge.ts', '--served-by-header'] : ['--no-blog']));
-  const [command, args] = opts.viaNpm
-    ? ['npm', ['run', '--silent', 'start:cluster', '--', ...scriptArgs]]
-    : [process.execPath, ['--import', 'tsx', 'scripts/start-cluster.ts', ...scriptArgs]];
+  scriptArgs.push(...(apiOnly ? ['--api-only', '--api-entry', builtTestEntry('api-entry-edge'), '--served-by-header'] : ['--no-blog']));
+  // Built as production runs it (the suite's build, test/helpers/built-main.ts), with its replicas.
+  const [command, args] = opts.viaNpm ? ['npm', ['run', '--silent', 'start:cluster', '--', ...scriptArgs]] : [process.execPath, [...builtNodeArgs('start-cluster'), ...scriptArgs]];
   const child: ChildProcess = spawn(command, args, {
     env: {
       ...process.env,
