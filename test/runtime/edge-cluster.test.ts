@@ -2,7 +2,7 @@
 // three API replicas, one jobs and one indexer process) on PostgreSQL and Redis. Proves the edge's
 // per-client limit, its affinity cookie and websocket upgrades, and that a replica stopped with
 // SIGTERM (and started again) or killed with SIGKILL under load loses nothing but the requests in
-// flight on the killed one. EDGE_CHAOS_SECONDS sets the length of the load run (60 by default, as in CI).
+// flight on the killed one. EDGE_CHAOS_SECONDS sets the length of the load run (30 by default, as in CI).
 import { Agent, request as httpRequest } from 'node:http';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
@@ -20,7 +20,7 @@ if (testEnv.requireServices && !servicesPresent) throw new Error('REQUIRE_SERVIC
 const skipReason = !haproxyVersion ? 'haproxy is not installed' : !servicesPresent ? 'the replicas need DATABASE_URL and SHARED_STORE_URL' : null;
 if (skipReason) console.warn(`edge-cluster tests skipped: ${skipReason}`);
 
-const CHAOS_SECONDS = Number(process.env.EDGE_CHAOS_SECONDS ?? 60);
+const CHAOS_SECONDS = Number(process.env.EDGE_CHAOS_SECONDS ?? 30);
 
 interface Answer {
   status: number;
