@@ -83,11 +83,14 @@ writeFileSync(
   }),
 );
 
-/** Defined by scripts/build.ts: built (dist/ or the tests' .test-dist/), this script starts the main.js beside it. */
+/**
+ * Defined by scripts/build.ts: built (dist/ or the tests' .test-dist/), this script starts the main.js beside its bundle
+ * (`import.meta.filename`: the build rewrites `import.meta.url` to the source file's).
+ */
 declare const DIST_BUILD: boolean | undefined;
 const MAIN_ARGS =
   typeof DIST_BUILD !== 'undefined'
-    ? ['--enable-source-maps', path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.js')]
+    ? ['--enable-source-maps', path.join(path.dirname(import.meta.filename), 'main.js')]
     : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
 /** A test's own process entry: built JavaScript as it is, TypeScript under tsx. */
 const entryArgs = (entry: string): string[] => (entry.endsWith('.js') ? ['--enable-source-maps', path.resolve(ROOT, entry)] : ['--import', 'tsx', path.join(ROOT, entry)]);
