@@ -93,7 +93,7 @@ const MAIN_ARGS =
     ? ['--enable-source-maps', path.join(path.dirname(import.meta.filename), 'main.js')]
     : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
 /** A test's own process entry: built JavaScript as it is, TypeScript under tsx. */
-const entryArgs = (entry: string): string[] => (entry.endsWith('.js') ? ['--enable-source-maps', path.resolve(ROOT, entry)] : ['--import', 'tsx', path.join(ROOT, entry)]);
+const entryArgs = (entry: string): string[] => [...(entry.endsWith('.js') ? ['--enable-source-maps'] : ['--import', 'tsx']), path.resolve(ROOT, entry)];
 
 const appUrl = `http://localhost:${edgePort}`;
 function role(args: string[], env: Record<string, string>, entry?: string): SupervisedCommand {
