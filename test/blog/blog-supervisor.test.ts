@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlogPostsDocument } from '../../src/generated/graphql';
 import { gql } from '../helpers/client';
-import { createScratchDatabase, migratedDataDir, postgresUrl, type ScratchDatabase } from '../helpers/db';
+import { migratedTarget, type MigratedTarget } from '../helpers/db';
 import { TEST_DIST } from '../helpers/built-main';
 import { spawnMain, type SpawnedApi } from '../helpers/process';
 import { freePort, waitFor } from '../helpers/store';
@@ -38,8 +38,7 @@ async function answers(url: string): Promise<boolean> {
 
 describe(`the supervised blog process (real Next server from blog/${MAIN_DIST})`, () => {
   let api: SpawnedApi;
-  let scratch: ScratchDatabase | null = null;
-  let dataDir: string;
+  let target: MigratedTarget;
   let distCopy: string;
   let blogPort: number;
 
@@ -47,16 +46,13 @@ describe(`the supervised blog process (real Next server from blog/${MAIN_DIST})`
     // A private copy of the build: `next start` writes revalidated pages into its dist dir.
     distCopy = `.next/test-supervisor-${process.pid}`;
     copyBuild(MAIN_DIST, distCopy);
-    dataDir = await migratedDataDir('supervisor-blog-');
-    const serverUrl = postgresUrl();
-    scratch = serverUrl ? await createScratchDatabase(serverUrl, { migrated: true }) : null;
+    target = await migratedTarget('supervisor-blog-');
     blogPort = await freePort();
     api = await spawnMain(
       ['--role', 'api,blog'],
       {
         LOG_LEVEL: 'info',
-        DATA_DIR: dataDir,
-        DATABASE_URL: scratch?.url ?? '',
+        ...target.env,
         CACHE_STORE: 'memory',
         BLOG_PORT: String(blogPort),
         BLOG_DIST_DIR: distCopy,
@@ -68,8 +64,7 @@ describe(`the supervised blog process (real Next server from blog/${MAIN_DIST})`
   }, 180_000);
   afterAll(async () => {
     await api?.stop();
-    await scratch?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await target?.cleanup();
     if (distCopy) rmSync(path.join(ROOT, 'blog', distCopy), { recursive: true, force: true });
   });
 

@@ -3,32 +3,27 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type Db } from '../../src/db/client';
-import { createScratchDatabase, migratedDataDir, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db';
+import { migratedTarget, type MigratedTarget } from '../helpers/db';
 import { builtScriptArgs } from '../helpers/built-main';
 
 // `npm run gifts:load -- <project> <file>` as its own process against the test database
 // (a scratch PostgreSQL database, or a PGlite data directory).
 
-let scratch: ScratchDatabase | undefined;
+let target: MigratedTarget;
 let dir: string;
-let dataDir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'gifts-load-'));
-  dataDir = await migratedDataDir('gifts-load-data-');
-  const server = postgresUrl();
-  scratch = server ? await createScratchDatabase(server, { migrated: true }) : undefined;
+  target = await migratedTarget('gifts-load-data-');
 });
 afterAll(async () => {
-  await scratch?.drop();
+  await target?.cleanup();
   await rm(dir, { recursive: true, force: true });
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 function load(...args: string[]) {
   const r = spawnSync(process.execPath, [...builtScriptArgs('scripts/gifts-load.ts'), ...args], {
-    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: scratch?.url ?? '', DATA_DIR: dataDir },
+    env: { ...process.env, NODE_ENV: 'test', ...target.env },
     encoding: 'utf8',
     timeout: 90_000,
   });
@@ -36,7 +31,7 @@ function load(...args: string[]) {
 }
 
 async function rows(): Promise<Array<{ project: string; url: string }>> {
-  const db: Db = await createDb({ databaseUrl: scratch?.url, dataDir, logger: testLogger });
+  const db = await target.open();
   try {
     return await db.prisma.getStashedGift.findMany({ select: { project: true, url: true }, orderBy: { url: 'asc' } });
   } finally {

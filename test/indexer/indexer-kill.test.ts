@@ -1,9 +1,7 @@
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain/index.js';
-import { createScratchDatabase, createTestDb, migratedDataDir, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db.js';
+import { createTestDb, migratedTarget, type MigratedTarget } from '../helpers/db.js';
 import { caughtUp, chainEnv, inProcessIndexer, indexedState, spawnIndexer, waitUntil, type IndexerProcess } from '../helpers/indexer.js';
-import { createDb } from '../../src/db/client.js';
 import { KIND_LIST, eventTypeOf } from '../../src/indexer/kinds.js';
 import { diffLeaderboards } from '../../src/indexer/rebuild.js';
 
@@ -19,24 +17,20 @@ const CATCH_UP_MS = 120_000;
 const pagesServed = () => chain.stats.byTransport.graphql.requests;
 
 let chain: SuiChainFixture;
-let scratch: ScratchDatabase | undefined;
-let dataDir: string;
+let migrated: MigratedTarget;
 const running: IndexerProcess[] = [];
 
 beforeAll(async () => {
   chain = await startSuiChainFixture({ seed: 41, events: 6000, latencyMs: 15, graphql: { shortPageProbability: 0.4 } });
-  dataDir = await migratedDataDir('indexer-kill-');
-  const server = postgresUrl();
-  scratch = server ? await createScratchDatabase(server, { migrated: true }) : undefined;
+  migrated = await migratedTarget('indexer-kill-');
 });
 afterAll(async () => {
   for (const p of running) await p.kill();
   await chain?.close();
-  await scratch?.drop();
-  await rm(dataDir, { recursive: true, force: true });
+  await migrated?.cleanup();
 });
 
-const openTarget = () => createDb({ databaseUrl: scratch?.url, dataDir, logger: testLogger });
+const openTarget = () => migrated.open();
 
 describe('indexer killed with SIGKILL during a backfill', () => {
   it(`resumes after ${KILLS} kills at random points with no gap and no duplicate`, async () => {
@@ -49,7 +43,7 @@ describe('indexer killed with SIGKILL during a backfill', () => {
     const expected = await indexedState(ref.db);
     await ref.cleanup();
 
-    const env = { ...chainEnv(chain), DATA_DIR: dataDir, DATABASE_URL: scratch?.url ?? '' };
+    const env = { ...chainEnv(chain), ...migrated.env };
     const midBackfill: boolean[] = [];
     const progress: number[] = [];
     /** At a crash point each table holds exactly a prefix of its kind's events, and the cursor counts it. */

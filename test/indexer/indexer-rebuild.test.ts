@@ -1,35 +1,30 @@
 import { spawnSync } from 'node:child_process';
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain/index.js';
-import { createScratchDatabase, migratedDataDir, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db.js';
+import { migratedTarget, type MigratedTarget } from '../helpers/db.js';
 import { caughtUp, inProcessIndexer, waitUntil } from '../helpers/indexer.js';
-import { createDb, type Db } from '../../src/db/client.js';
+import type { Db } from '../../src/db/client.js';
 import { applyRebuild, diffLeaderboards, IndexerRunningError } from '../../src/indexer/rebuild.js';
 import { builtScriptArgs } from '../helpers/built-main';
 
 let chain: SuiChainFixture;
-let scratch: ScratchDatabase | undefined;
-let dataDir: string;
+let target: MigratedTarget;
 
 beforeAll(async () => {
   chain = await startSuiChainFixture({ seed: 61, events: 3000, startTimestampMs: Date.UTC(2026, 0, 9, 12), graphql: { shortPageProbability: 0.3 } });
-  dataDir = await migratedDataDir('indexer-rebuild-');
-  const server = postgresUrl();
-  scratch = server ? await createScratchDatabase(server, { migrated: true }) : undefined;
+  target = await migratedTarget('indexer-rebuild-');
 });
 afterAll(async () => {
   await chain?.close();
-  await scratch?.drop();
-  await rm(dataDir, { recursive: true, force: true });
+  await target?.cleanup();
 });
 
-const open = () => createDb({ databaseUrl: scratch?.url, dataDir, logger: testLogger });
+const open = () => target.open();
 
 /** `npm run indexer:rebuild` as its own process against the test database. */
 function rebuild(...args: string[]) {
   const r = spawnSync(process.execPath, [...builtScriptArgs('scripts/indexer-rebuild.ts'), ...args], {
-    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: scratch?.url ?? '', DATA_DIR: dataDir },
+    env: { ...process.env, NODE_ENV: 'test', ...target.env },
     encoding: 'utf8',
     timeout: 60_000,
   });

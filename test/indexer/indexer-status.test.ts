@@ -1,7 +1,6 @@
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain/index.js';
-import { createScratchDatabase, migratedDataDir, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db.js';
+import { createScratchDatabase, migratedTarget, testLogger, type MigratedTarget } from '../helpers/db.js';
 import { randomUUID } from 'node:crypto';
 import { spawnMain, type SpawnedApi } from '../helpers/process.js';
 import { startApi } from '../helpers/api.js';
@@ -13,26 +12,22 @@ import { IndexerStatusDocument } from '../../src/generated/graphql.js';
 import { KIND_LIST, eventTypeOf } from '../../src/indexer/kinds.js';
 
 let chain: SuiChainFixture;
-let scratch: ScratchDatabase | undefined;
-let dataDir: string;
+let target: MigratedTarget;
 let main: SpawnedApi | undefined;
 
 beforeAll(async () => {
   chain = await startSuiChainFixture({ seed: 31, events: 2000, graphql: { shortPageProbability: 0.3 } });
-  dataDir = await migratedDataDir('indexer-status-');
-  const server = postgresUrl();
-  scratch = server ? await createScratchDatabase(server, { migrated: true }) : undefined;
+  target = await migratedTarget('indexer-status-');
 });
 afterAll(async () => {
   await main?.stop();
   await chain?.close();
-  await scratch?.drop();
-  await rm(dataDir, { recursive: true, force: true });
+  await target?.cleanup();
 });
 
 describe('indexerStatus over GraphQL and indexer series in /metrics (api + indexer in one process)', () => {
   it('reports live mode, the leader and every kind at the chain tip', async () => {
-    main = await spawnMain(['--role', 'api,indexer'], { ...chainEnv(chain), DATA_DIR: dataDir, DATABASE_URL: scratch?.url ?? '', CACHE_STORE: 'memory' });
+    main = await spawnMain(['--role', 'api,indexer'], { ...chainEnv(chain), ...target.env, CACHE_STORE: 'memory' });
     const want = expectedCounts(chain);
     const query = () => gql(main!.url, IndexerStatusDocument);
     await waitUntil(async () => {

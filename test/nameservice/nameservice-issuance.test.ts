@@ -5,18 +5,16 @@
  * has executed every claim's transaction exactly once.
  */
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import { bcs } from '@mysten/sui/bcs';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { fromBase64 } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../src/db/client';
 import { ClaimSubnameDocument, MySubnameDocument } from '../../src/generated/graphql';
 import { createTokenService } from '../../src/services/auth/tokens';
 import { startSuiChainFixture, subdomainsModules, type SuiChainFixture } from '../fixtures/sui-chain';
 import { startApi, type TestApi } from '../helpers/api';
 import { gql } from '../helpers/client';
-import { createScratchDatabase, migratedDataDir, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db';
+import { migratedTarget, type MigratedTarget } from '../helpers/db';
 import { waitUntil } from '../helpers/indexer';
 import { spawnMain, type SpawnedApi } from '../helpers/process';
 
@@ -127,26 +125,22 @@ describe('issuance through the chain writer (api + jobs in this process)', () =>
 });
 
 describe('a writer process killed with SIGKILL mid-write', () => {
-  let scratch: ScratchDatabase | undefined;
-  let dataDir: string;
+  let target: MigratedTarget;
   const children: SpawnedApi[] = [];
   const jwtSecret = randomBytes(24).toString('hex');
   const tokens = createTokenService({ secret: jwtSecret, issuer: 'platform-backend', accessTtlSeconds: 3600 });
 
   beforeAll(async () => {
-    dataDir = await migratedDataDir('nameservice-kill-');
-    const server = postgresUrl();
-    scratch = server ? await createScratchDatabase(server, { migrated: true }) : undefined;
+    target = await migratedTarget('nameservice-kill-');
   });
   afterAll(async () => {
     // A killed child has exited already (stop() would wait for an exit that came).
     for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) await c.stop();
-    await scratch?.drop();
-    await rm(dataDir, { recursive: true, force: true });
+    await target?.cleanup();
   });
 
   const start = async () => {
-    const child = await spawnMain(['--role', 'api,jobs'], { ...env(), DATA_DIR: dataDir, DATABASE_URL: scratch?.url ?? '', JWT_SECRET: jwtSecret, CACHE_STORE: 'memory', LOG_LEVEL: 'info' }, 180_000);
+    const child = await spawnMain(['--role', 'api,jobs'], { ...env(), ...target.env, JWT_SECRET: jwtSecret, CACHE_STORE: 'memory', LOG_LEVEL: 'info' }, 180_000);
     children.push(child);
     return child;
   };
@@ -172,7 +166,7 @@ describe('a writer process killed with SIGKILL mid-write', () => {
     chain.writes.switches.delayMs = 0;
 
     // The write the dead process left behind is `submitted`: digest and signed bytes stored, no outcome.
-    const db = await createDb({ databaseUrl: scratch?.url, dataDir, logger: testLogger });
+    const db = await target.open();
     try {
       const rows = await db.query<{ status: string; digest: string | null }>("SELECT status, digest FROM chain_write WHERE kind = 'nameservice.subname' ORDER BY id");
       expect(rows.map((r) => r.status)).toEqual(['submitted', 'queued', 'queued']);
@@ -190,7 +184,7 @@ describe('a writer process killed with SIGKILL mid-write', () => {
     await child.stop();
 
     // Each claim's stored, signed transaction is the one the chain executed, exactly once.
-    const db2 = await createDb({ databaseUrl: scratch?.url, dataDir, logger: testLogger });
+    const db2 = await target.open();
     try {
       const rows = await db2.query<{ idempotency_key: string; status: string; digest: string; tx_bytes: string; resolved_by_digest: boolean }>(
         "SELECT idempotency_key, status, digest, tx_bytes, resolved_by_digest FROM chain_write WHERE kind = 'nameservice.subname' ORDER BY id",

@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain/index.js';
-import { createScratchDatabase, migratedDataDir, postgresUrl, testLogger, type ScratchDatabase } from '../helpers/db.js';
+import { migratedTarget, testLogger, type MigratedTarget } from '../helpers/db.js';
 import { caughtUp, inProcessIndexer, waitUntil } from '../helpers/indexer.js';
-import { createDb, type Db } from '../../src/db/client.js';
+import type { Db } from '../../src/db/client.js';
 import { diffLeaderboards } from '../../src/indexer/rebuild.js';
 import { createLeaderboardService } from '../../src/services/leaderboards/service.js';
 import { createHooks } from '../../src/services/hooks.js';
@@ -20,28 +19,24 @@ import { builtScriptArgs } from '../helpers/built-main';
 // The indexer's post-commit step keeps quest_progress equal to what the rebuild recomputes from
 // the event tables; quests:rebuild lists and repairs differences; quests:seed is idempotent.
 let chain: SuiChainFixture;
-let scratch: ScratchDatabase | undefined;
-let dataDir: string;
+let target: MigratedTarget;
 
 beforeAll(async () => {
   chain = await startSuiChainFixture({ seed: 83, events: 1500, startTimestampMs: Date.UTC(2026, 0, 9, 12) });
-  dataDir = await migratedDataDir('quests-progress-');
-  const server = postgresUrl();
-  scratch = server ? await createScratchDatabase(server, { migrated: true }) : undefined;
+  target = await migratedTarget('quests-progress-');
 });
 afterAll(async () => {
   await chain?.close();
-  await scratch?.drop();
-  await rm(dataDir, { recursive: true, force: true });
+  await target?.cleanup();
 });
 
-const open = () => createDb({ databaseUrl: scratch?.url, dataDir, logger: testLogger });
+const open = () => target.open();
 
 /** An npm script of ours as its own process against the test database. */
 function script(file: 'scripts/quests-rebuild.ts' | 'scripts/quests-seed.ts', ...args: Array<string | Record<string, string>>) {
   const env = args.find((a): a is Record<string, string> => typeof a !== 'string') ?? {};
   const r = spawnSync(process.execPath, [...builtScriptArgs(file), ...args.filter((a): a is string => typeof a === 'string')], {
-    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: scratch?.url ?? '', DATA_DIR: dataDir, ...env },
+    env: { ...process.env, NODE_ENV: 'test', ...target.env, ...env },
     encoding: 'utf8',
     timeout: 90_000,
   });

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createScratchDatabase, migratedDataDir, postgresUrl, type ScratchDatabase } from '../helpers/db';
+import { migratedTarget, type MigratedTarget } from '../helpers/db';
 import { testEnv } from '../helpers/env';
 import { spawnMain, type SpawnedApi } from '../helpers/process';
 import { waitFor } from '../helpers/store';
@@ -69,21 +68,17 @@ const SLOW_BODY = JSON.stringify({ query: '{ serverStatus { status } }', padding
 
 describe('graceful shutdown of a real API process on SIGTERM', () => {
   let api: SpawnedApi;
-  let scratch: ScratchDatabase | null = null;
-  let dataDir: string;
+  let target: MigratedTarget;
 
   beforeAll(async () => {
-    dataDir = await migratedDataDir('shutdown-');
-    const serverUrl = postgresUrl();
-    scratch = serverUrl ? await createScratchDatabase(serverUrl, { migrated: true }) : null;
+    target = await migratedTarget('shutdown-');
     api = await spawnMain(
       ['--role', 'api'],
       {
         // Not 'test': libraries behave differently there (Apollo installs its own SIGTERM handler outside tests).
         NODE_ENV: 'development',
         LOG_LEVEL: 'info',
-        DATA_DIR: dataDir,
-        DATABASE_URL: scratch?.url ?? '',
+        ...target.env,
         ...(testEnv.redisUrl ? { CACHE_STORE: 'redis', SHARED_STORE_URL: testEnv.redisUrl, SHARED_STORE_KEY_PREFIX: `test:${randomUUID()}:` } : { CACHE_STORE: 'memory' }),
       },
       90_000,
@@ -92,8 +87,7 @@ describe('graceful shutdown of a real API process on SIGTERM', () => {
   });
   afterAll(async () => {
     await api?.stop();
-    await scratch?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await target?.cleanup();
   });
 
   it('finishes every in-flight request, answers 503 or refuses new ones, closes websockets with 1012 and exits 0 within 6 s', async () => {
