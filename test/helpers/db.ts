@@ -212,13 +212,11 @@ export async function migratedDataDir(prefix = 'data-'): Promise<string> {
 
 /**
  * A migrated database for a process of ours and for the test beside it: a scratch database on the
- * PostgreSQL server when there is one (`databaseUrl`), else the PGlite in `dataDir`. `env` is what a
- * spawned process needs to open it, `open` opens it in this process; `cleanup` drops the database and
+ * PostgreSQL server when there is one, else the PGlite in a data directory. `env` is what a spawned
+ * process needs to open it, `open` opens it in this process; `cleanup` drops the database and
  * removes the directory.
  */
 export interface MigratedTarget {
-  dataDir: string;
-  databaseUrl: string | undefined;
   env: { DATA_DIR: string; DATABASE_URL: string };
   open(): Promise<Db>;
   cleanup(): Promise<void>;
@@ -227,18 +225,20 @@ export interface MigratedTarget {
 export async function migratedTarget(prefix: string): Promise<MigratedTarget> {
   const server = postgresUrl();
   const dataDir = await migratedDataDir(prefix);
-  const scratch = server ? await createScratchDatabase(server, { migrated: true }).catch(async (e: unknown) => {
-    await rm(dataDir, { recursive: true, force: true });
+  const removeDir = () => rm(dataDir, { recursive: true, force: true });
+  let scratch: ScratchDatabase | undefined;
+  try {
+    scratch = server ? await createScratchDatabase(server, { migrated: true }) : undefined;
+  } catch (e) {
+    await removeDir();
     throw e;
-  }) : undefined;
+  }
   return {
-    dataDir,
-    databaseUrl: scratch?.url,
     env: { DATA_DIR: dataDir, DATABASE_URL: scratch?.url ?? '' },
     open: () => createDb({ databaseUrl: scratch?.url, dataDir, logger: testLogger }),
     async cleanup() {
       await scratch?.drop();
-      await rm(dataDir, { recursive: true, force: true });
+      await removeDir();
     },
   };
 }
