@@ -8,21 +8,11 @@ import { chargeRate, isOverLimit, rateLimited, type RateCharge, type RateLimit }
  * `RATE_LIMITED` with `details.scope` and `details.retryAfterSeconds`.
  */
 
-/**
- * Charges one request to each identity it carries (client IP, wallet) in the shared store; the
- * charge with the least room left decides (it is the one a refusal names).
- */
-export async function chargeTightest<S extends string>(
-  store: Pick<SharedStore, 'hit'>,
-  identities: ReadonlyArray<readonly [scope: S, key: string]>,
-  limit: RateLimit,
-): Promise<{ scope: S; charge: RateCharge }> {
-  const charges = await Promise.all(identities.map(([, key]) => chargeRate(store, key, limit)));
-  let tightest = 0;
-  charges.forEach((c, i) => {
-    if (c.limit - c.count < charges[tightest].limit - charges[tightest].count) tightest = i;
-  });
-  return { scope: identities[tightest][0], charge: charges[tightest] };
+/** Of one request's charges (one per identity it carries), the one with the least room left: it decides, and a refusal names its scope. */
+export function tightestCharge<S extends string>(charges: ReadonlyArray<readonly [scope: S, charge: RateCharge]>): { scope: S; charge: RateCharge } {
+  let tightest = charges[0];
+  for (const c of charges) if (c[1].limit - c[1].count < tightest[1].limit - tightest[1].count) tightest = c;
+  return { scope: tightest[0], charge: tightest[1] };
 }
 
 /** What one websocket connection may send: counted in process (no store round trip per event). */

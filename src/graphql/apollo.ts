@@ -3,7 +3,6 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { KeyValueCache } from '../store/keyv-cache';
 import { GraphQLError } from 'graphql';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
-import { hasValidHost } from './host';
 import { resolveOperation } from './operation-checks';
 import { jitGateway } from './executor';
 import { persistedQueries } from './persisted-queries';
@@ -87,8 +86,7 @@ export function graphqlHttpHandler(policy: GraphqlPolicy, apollo: ApolloServer<G
     const source = sourceOf(request);
     const refused = source === undefined ? null : policy.screen(source);
     if (!refused) {
-      if (!hasValidHost(request)) throw new AppError('BAD_REQUEST', 'Invalid Host header');
-      const body = await run(request, reply);
+      const body = await run(request, reply).catch(refuseInvalidHost);
       // The request timeout may have answered meanwhile (src/http/timeout.ts): drop the late body.
       return reply.sent ? reply : body;
     }
@@ -97,4 +95,13 @@ export function graphqlHttpHandler(policy: GraphqlPolicy, apollo: ApolloServer<G
     const errors = refused.map((e) => policy.formatError(e.toJSON(), e));
     return reply.code(ERROR_STATUS[errors[0].extensions?.code as ErrorCode] ?? 400).type('application/json; charset=utf-8').send({ errors });
   };
+}
+
+/**
+ * RFC 9112 answers a malformed Host with 400; the Fastify integration builds a URL from it (before
+ * Apollo runs anything) and would fail with a 500 instead (./host.ts checks the same for cached answers).
+ */
+function refuseInvalidHost(err: unknown): never {
+  if ((err as { code?: unknown } | null)?.code === 'ERR_INVALID_URL') throw new AppError('BAD_REQUEST', 'Invalid Host header');
+  throw err;
 }

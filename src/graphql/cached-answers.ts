@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import type { KeyValueCache } from '../store/keyv-cache';
+import { addRouteHook, routeMethods } from '../http/route-hooks';
 import { hasValidHost } from './host';
 import { cacheableHint, type operationCachePolicies } from './cache-policy';
 import type { GraphqlContext } from './context';
@@ -342,12 +343,9 @@ export type CachedAnswers = ReturnType<typeof createCachedAnswers>;
 export function registerCachedAnswers(app: FastifyInstance, answers: CachedAnswers): void {
   app.decorateRequest('cachedAnswerMiss', null);
   app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (route.url !== '/graphql' || !methods.some((m) => m === 'GET' || m === 'POST')) return;
-    const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
-    route.preHandler = [...own, answers.serve];
-    const ownOnResponse = route.onResponse === undefined ? [] : Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse];
-    route.onResponse = [...ownOnResponse, (request, _reply, done) => (answers.release(request), done())];
+    if (route.url !== '/graphql' || !routeMethods(route).some((m) => m === 'GET' || m === 'POST')) return;
+    addRouteHook(route, 'preHandler', answers.serve);
+    addRouteHook(route, 'onSend', (request, reply, payload, done) => done(null, request.cachedAnswerMiss === null ? payload : answers.fill(request, reply, payload)));
+    addRouteHook(route, 'onResponse', (request, _reply, done) => (answers.release(request), done()));
   });
-  app.addHook('onSend', (request, reply, payload, done) => done(null, request.cachedAnswerMiss === null ? payload : answers.fill(request, reply, payload)));
 }

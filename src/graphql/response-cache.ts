@@ -55,13 +55,25 @@ export function responseCachePlugins(schema: GraphQLSchema, opts: { cache: KeyVa
     ApolloServerPluginCacheControlDisabled(),
     cachePolicyPlugin<GraphqlContext>(policyOf),
     ...(answers ? [answers.plugin(policyOf)] : []),
-    responseCachePlugin<GraphqlContext>({
-      cache: opts.cache,
-      sessionId: async (rc) => rc.contextValue.auth?.wallet ?? null,
-      extraCacheKeyData: async () => opts.generations(),
-      shouldReadFromCache: async (rc) =>
-        !answers?.owns(rc) && rc.operation?.operation === 'query' && rc.document !== undefined && cacheableHint(policyOf(rc.document, rc.operation)),
-      shouldWriteToCache: async (rc) => !answers?.owns(rc),
-    }),
+    unlessOwnedByAnswers(
+      answers,
+      responseCachePlugin<GraphqlContext>({
+        cache: opts.cache,
+        sessionId: async (rc) => rc.contextValue.auth?.wallet ?? null,
+        extraCacheKeyData: async () => opts.generations(),
+        shouldReadFromCache: async (rc) => rc.operation?.operation === 'query' && rc.document !== undefined && cacheableHint(policyOf(rc.document, rc.operation)),
+      }),
+    ),
   ];
+}
+
+/** Apollo's response cache on the requests the cached answers leave to it only (the others skip its hooks: a key, a copy of the variables and a few awaits each). */
+function unlessOwnedByAnswers(answers: CachedAnswers | undefined, plugin: ApolloServerPlugin<GraphqlContext>): ApolloServerPlugin<GraphqlContext> {
+  if (!answers) return plugin;
+  return {
+    ...plugin,
+    async requestDidStart(rc) {
+      return answers.owns(rc) ? undefined : plugin.requestDidStart?.(rc);
+    },
+  };
 }

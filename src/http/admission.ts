@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { chargeTightest } from '../edge/rate-limit';
+import { tightestCharge } from '../edge/rate-limit';
 import type { Metrics } from '../observability/metrics';
 import type { SharedStore } from '../store';
-import { isOverLimit, rateLimited, type RateCharge } from '../store/rate-limit';
+import { chargeRate, isOverLimit, rateLimited, type RateCharge } from '../store/rate-limit';
 
 export interface AdmissionOptions {
   store: SharedStore;
@@ -11,28 +11,33 @@ export interface AdmissionOptions {
   metrics?: Metrics;
 }
 
+type Scope = 'ip' | 'wallet';
+
 /**
  * Fixed-window admission: each request is charged to the trusted client IP and, when it
  * carries a verified JWT, also to the wallet. Counters live in the shared store, so every
- * replica sees the same totals. Routes override through `config.rateLimit`. While counts are
- * per process (a Redis outage), the store gives each replica a share of the limit.
+ * replica sees the same totals (a busy key's charges go to Redis together, src/store/failover.ts).
+ * Routes override through `config.rateLimit`. While counts are per process (a Redis outage), the
+ * store gives each replica a share of the limit.
  */
 export function registerAdmission(app: FastifyInstance, opts: AdmissionOptions): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const override = request.routeOptions.config?.rateLimit;
-    if (override === false) return;
-    const max = override?.max ?? opts.max;
-    const windowMs = override?.windowMs ?? opts.windowMs;
+    if (override === false) return done();
+    const limit = { max: override?.max ?? opts.max, windowMs: override?.windowMs ?? opts.windowMs };
     const bucket = override?.bucket ?? (override ? routeKey(request) : 'default');
-    const identities: Array<[scope: 'ip' | 'wallet', key: string]> = [['ip', `adm:${bucket}:ip:${request.ip}`]];
-    if (request.auth) identities.push(['wallet', `adm:${bucket}:wallet:${request.auth.wallet}`]);
-    const { scope, charge } = await chargeTightest(opts.store, identities, { max, windowMs });
-    setRateHeaders(reply, charge);
-    if (isOverLimit(charge)) {
-      opts.metrics?.admissionRejections.inc({ scope });
-      throw rateLimited(`Too many requests: limit is ${charge.limit} per ${windowMs / 1000} s`, scope, charge.resetMs);
-    }
+    const scopes: Scope[] = request.auth ? ['ip', 'wallet'] : ['ip'];
+    const charges = scopes.map((scope) => chargeRate(opts.store, `adm:${bucket}:${scope}:${scope === 'ip' ? request.ip : request.auth!.wallet}`, limit));
+    Promise.all(charges).then((settled) => done(admit(reply, settled.map((charge, i) => [scopes[i], charge] as const), limit.windowMs)), done);
   });
+
+  function admit(reply: FastifyReply, charges: ReadonlyArray<readonly [Scope, RateCharge]>, windowMs: number): Error | undefined {
+    const { scope, charge } = tightestCharge(charges);
+    setRateHeaders(reply, charge);
+    if (!isOverLimit(charge)) return undefined;
+    opts.metrics?.admissionRejections.inc({ scope });
+    return rateLimited(`Too many requests: limit is ${charge.limit} per ${windowMs / 1000} s`, scope, charge.resetMs);
+  }
 }
 
 function routeKey(request: FastifyRequest): string {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppError } from '../errors';
 import { createAccessRule, type OperatorRoleCheck } from '../edge/authorize';
 import type { CallerReader, OperatorCheck } from '../edge/caller';
+import { addRouteHook } from './route-hooks';
 
 /**
  * Reads the caller of every request (src/edge/caller.ts): `request.auth` for a verified access
@@ -14,11 +15,11 @@ export function registerAuthContext(app: FastifyInstance, readCaller: CallerRead
   app.decorateRequest('auth', null);
   app.decorateRequest('authRefusal', null);
   app.decorateRequest('operator', false);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const authorization = request.headers.authorization;
     if (request.routeOptions.config?.skipAuth) {
       request.operator = operator?.isOperator(authorization) === true;
-      return;
+      return done();
     }
     try {
       const caller = readCaller(authorization);
@@ -27,14 +28,13 @@ export function registerAuthContext(app: FastifyInstance, readCaller: CallerRead
     } catch (err) {
       request.authRefusal = err as AppError;
     }
+    done();
   });
 }
 
 /** Answers a request whose bearer token was refused (after admission has charged it). */
 export function registerAuthRefusal(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    if (request.authRefusal) throw request.authRefusal;
-  });
+  app.addHook('onRequest', (request, _reply, done) => done(request.authRefusal ?? undefined));
 }
 
 /**
@@ -43,8 +43,12 @@ export function registerAuthRefusal(app: FastifyInstance): void {
  */
 export function registerRouteAccess(app: FastifyInstance, roles: OperatorRoleCheck): void {
   const rule = createAccessRule(roles);
-  app.addHook('preHandler', async (request) => {
-    const access = request.routeOptions.config?.access;
-    if (access) rule.authorize(request, typeof access === 'string' ? [access] : access);
+  // On the routes that declare an access rule only; before their own preHandlers.
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (!access) return;
+    const needs = typeof access === 'string' ? [access] : access;
+    addRouteHook(route, 'preHandler', async (request) => rule.authorize(request, needs), 'first');
   });
 }
+

@@ -39,15 +39,15 @@ export function registerDrain(app: FastifyInstance): void {
   app.addHook('preClose', async function () {
     this.beginDrain();
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!draining) return;
+  // Callback hooks: every request passes them, and an async hook costs a promise each.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!draining) return done();
     const err = new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry on another connection');
     reply.code(err.status).header('connection', 'close').send(errorBody(err, request.id));
-    return reply;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining && !reply.raw.headersSent) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -4,7 +4,8 @@ import type { MemoryStore } from './memory';
 import type { RedisConnection } from './connection';
 import type { RedisStore } from './redis';
 import { isOutage } from './errors';
-import type { HitResult, MessageHandler, SharedStore, StoreBackend, Unsubscribe } from './types';
+import { createHitCoalescer } from './hit-coalescer';
+import { toCost, toTtl, type HitResult, type MessageHandler, type SharedStore, type StoreBackend, type Unsubscribe } from './types';
 
 export interface FailoverOptions {
   redis: RedisStore;
@@ -101,15 +102,25 @@ export class FailoverStore implements SharedStore {
     }
   }
 
-  hit(key: string, windowMs: number, cost?: number): Promise<HitResult> {
-    return this.run(async (s) => {
+  /** A busy key's hits go together (./hit-coalescer.ts): one round trip, and one memory seed, per batch. */
+  private readonly chargeTogether = createHitCoalescer((key, windowMs, cost) =>
+    this.run(async (s) => {
       const result = await s.hit(key, windowMs, cost);
       if (s === this.opts.redis) {
         this.opts.memory.seedCounter(key, result.count, result.resetMs);
         return result;
       }
       return { ...result, share: 1 / this.replicas };
-    });
+    }),
+  );
+
+  hit(key: string, windowMs: number, cost = 1): Promise<HitResult> {
+    try {
+      // Checked alone: a bad argument fails its own call, never a batch it would join.
+      return this.chargeTogether(key, toTtl(windowMs, 'windowMs'), toCost(cost));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
   acquireLease(key: string, holder: string, ttlMs: number) {
     return this.run((s) => s.acquireLease(key, holder, ttlMs));

@@ -2,7 +2,6 @@ import type { Cluster, Redis } from 'ioredis';
 import type { RedisConnection } from './connection';
 import type { Logger } from 'pino';
 import { isOutage } from './errors';
-import { createHitCoalescer } from './hit-coalescer';
 import { deliver } from './local-bus';
 import { ACQUIRE, ADD_MEMBERS, HIT, MEMBERS, RELEASE, REMOVE_MEMBER, RENEW, runScript } from './lua';
 import { toCost, toTtl, type HitResult, type MessageHandler, type SharedStore, type Unsubscribe } from './types';
@@ -33,11 +32,6 @@ export function createRedisStore(opts: RedisStoreOptions): RedisStore {
   const channels = new Map<string, Set<MessageHandler>>();
   /** SUBSCRIBE commands in flight, so a second subscriber also waits for the first one. */
   const pending = new Map<string, Promise<void>>();
-  // Arguments are checked by `hit` before they join a batch.
-  const charge = createHitCoalescer(async (key, windowMs, cost) => {
-    const reply = (await runScript(client, HIT, [k(key)], [windowMs, cost])) as [number, number];
-    return { count: Number(reply[0]), resetMs: Number(reply[1]), share: 1 };
-  });
 
   subscriber.on('message', (channel: string, message: string) => {
     const handlers = channels.get(channel);
@@ -56,7 +50,8 @@ export function createRedisStore(opts: RedisStoreOptions): RedisStore {
     active: 'redis',
 
     async hit(key: string, windowMs: number, cost = 1): Promise<HitResult> {
-      return charge(key, toTtl(windowMs, 'windowMs'), toCost(cost));
+      const reply = (await runScript(client, HIT, [k(key)], [toTtl(windowMs, 'windowMs'), toCost(cost)])) as [number, number];
+      return { count: Number(reply[0]), resetMs: Number(reply[1]), share: 1 };
     },
 
     async acquireLease(key, holder, ttlMs) {
