@@ -72,6 +72,14 @@ interface Verdict {
   name: string | null;
 }
 
+/** A request the cached answers may answer: its key, and what the answer is sent with. */
+interface Ask {
+  key: string;
+  documentKey: string;
+  contentType: string;
+  startedAt: bigint;
+}
+
 /** What the hook reads from a GET query string or a POST body; null when anything is unusual (Apollo then answers). */
 interface ReadRequest {
   documentHash: string;
@@ -235,8 +243,8 @@ export function createCachedAnswers(opts: {
     return answer;
   }
 
-  /** preHandler of the GraphQL routes: a cached public answer, or nothing (Apollo runs). */
-  async function serve(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  /** What a request that may have a cached answer asks for; undefined when Apollo must answer it. */
+  function askOf(request: FastifyRequest): Ask | undefined {
     if (request.auth !== null || request.operator || request.headers.upgrade !== undefined) return undefined;
     const startedAt = process.hrtime.bigint();
     const contentType = contentTypeFor(request.headers.accept, request.method);
@@ -245,7 +253,22 @@ export function createCachedAnswers(opts: {
     if (!read) return undefined;
     const document = documentKey(read.documentHash, read.operationName);
     if (verdicts.get(document)?.cacheableQuery === false) return undefined;
-    const key = `ans:${opts.generations()}:${document}:${read.variables}`;
+    return { key: `ans:${opts.generations()}:${document}:${read.variables}`, documentKey: document, contentType, startedAt };
+  }
+
+  /**
+   * preHandler of the GraphQL routes: a cached public answer, or nothing (Apollo runs). A callback
+   * hook: a document known not to be a cacheable query (most requests that reach Apollo) passes
+   * without a promise.
+   */
+  function serve(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
+    const ask = askOf(request);
+    if (!ask) return done();
+    answerFromCache(request, reply, ask).then((sent) => (sent ? undefined : done()), done);
+  }
+
+  /** Sends the cached answer and resolves true, or resolves false (Apollo answers; a miss is marked for the fill). */
+  async function answerFromCache(request: FastifyRequest, reply: FastifyReply, { key, documentKey: document, contentType, startedAt }: Ask): Promise<boolean> {
     let answer = await lookup(key);
     if (!answer) {
       // While the lookup waited, another request got this answer from Apollo (kept here from its fill),
@@ -254,14 +277,14 @@ export function createCachedAnswers(opts: {
       const current = answer ? undefined : flights.get(key);
       const flight = current && performance.now() - current.startedAt < COALESCE_WAIT_MS ? current : undefined;
       if (flight) answer = await awaitFlight(flight, request.abandonedSignal);
-      if (answered(reply)) return reply;
+      if (answered(reply)) return true;
       if (!answer) {
         request.cachedAnswerMiss = { key, documentKey: document, flight: flight ? null : takeOff(key) };
-        return undefined;
+        return false;
       }
     }
     // A malformed Host is answered 400 by the GraphQL handler (./apollo.ts, ./host.ts).
-    if (!hasValidHost(request)) return undefined;
+    if (!hasValidHost(request)) return false;
     opts.onHit?.(answer.name, startedAt);
     reply
       .code(200)
@@ -270,7 +293,8 @@ export function createCachedAnswers(opts: {
       .header('age', String(Math.max(0, Math.round((Date.now() - answer.cacheTime) / 1000))));
     // POST answers carry no ETag (src/http/etag.ts, which also answers a matching If-None-Match with 304).
     if (request.method === 'GET') reply.header('etag', answer.etag);
-    return reply.send(answer.body);
+    reply.send(answer.body);
+    return true;
   }
 
   /** onSend (before the ETag hook): stores the answer Apollo sent for a marked request when it is a clean cacheable query answer. */
