@@ -1,6 +1,6 @@
 import { AppError } from '../errors';
 import type { SharedStore } from '../store';
-import { chargeRate, isOverLimit, rateLimited, type RateCharge, type RateLimit } from '../store/rate-limit';
+import { chargeRate, isOverLimit, rateLimited, type RateCharge } from '../store/rate-limit';
 
 /**
  * The edge's rate limits, the same for HTTP, graphql-ws and Socket.IO. Both build on the one
