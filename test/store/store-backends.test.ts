@@ -134,6 +134,14 @@ for (const backend of backends) {
       await expect(store.set('x', 'v', Number.NaN)).rejects.toThrow(RangeError);
     });
 
+    it('fails an invalid hit alone, never the parallel hits on its key it would have been charged with', async () => {
+      const store = await backend.make(prefix());
+      const settled = await Promise.allSettled([store.hit('y', 10_000), store.hit('y', 10_000, -1), store.hit('y', 10_000, 1.5), store.hit('y', 10_000), store.hit('y', 10_000)]);
+      expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled', 'fulfilled']);
+      expect(settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.count] : [])).sort()).toEqual([1, 2, 3]);
+      expect((await store.hit('y', 10_000, 0)).count).toBe(3);
+    });
+
     it('gives a lease to exactly one of many parallel holders', async () => {
       const [a, b] = await replicas();
       const holders = Array.from({ length: 20 }, (_, i) => `h${i}`);
