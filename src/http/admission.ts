@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { tightestCharge } from '../edge/rate-limit';
+import { routeOf } from './route-hooks';
 import type { Metrics } from '../observability/metrics';
 import type { SharedStore } from '../store';
 import { chargeRate, isOverLimit, rateLimited, type RateCharge } from '../store/rate-limit';
@@ -21,14 +22,17 @@ type Scope = 'ip' | 'wallet';
  * store gives each replica a share of the limit.
  */
 export function registerAdmission(app: FastifyInstance, opts: AdmissionOptions): void {
+  const defaultLimit = { max: opts.max, windowMs: opts.windowMs };
   app.addHook('onRequest', (request, reply, done) => {
-    const override = request.routeOptions.config?.rateLimit;
+    const override = routeOf(request).config?.rateLimit;
     if (override === false) return done();
-    const limit = { max: override?.max ?? opts.max, windowMs: override?.windowMs ?? opts.windowMs };
+    const limit = override ? { max: override.max ?? opts.max, windowMs: override.windowMs ?? opts.windowMs } : defaultLimit;
     const bucket = override?.bucket ?? (override ? routeKey(request) : 'default');
-    const scopes: Scope[] = request.auth ? ['ip', 'wallet'] : ['ip'];
-    const charges = scopes.map((scope) => chargeRate(opts.store, `adm:${bucket}:${scope}:${scope === 'ip' ? request.ip : request.auth!.wallet}`, limit));
-    Promise.all(charges).then((settled) => done(admit(reply, settled.map((charge, i) => [scopes[i], charge] as const), limit.windowMs)), done);
+    const ip = chargeRate(opts.store, `adm:${bucket}:ip:${request.ip}`, limit);
+    const wallet = request.auth ? chargeRate(opts.store, `adm:${bucket}:wallet:${request.auth.wallet}`, limit) : null;
+    // Most requests carry no token: their one charge is awaited alone.
+    if (!wallet) ip.then((charge) => done(admit(reply, [['ip', charge]], limit.windowMs)), done);
+    else Promise.all([ip, wallet]).then(([i, w]) => done(admit(reply, [['ip', i], ['wallet', w]], limit.windowMs)), done);
   });
 
   function admit(reply: FastifyReply, charges: ReadonlyArray<readonly [Scope, RateCharge]>, windowMs: number): Error | undefined {
@@ -41,7 +45,7 @@ export function registerAdmission(app: FastifyInstance, opts: AdmissionOptions):
 }
 
 function routeKey(request: FastifyRequest): string {
-  return `${request.method}:${request.routeOptions.url ?? 'unmatched'}`;
+  return `${request.method}:${routeOf(request).url ?? 'unmatched'}`;
 }
 
 function setRateHeaders(reply: FastifyReply, r: RateCharge): void {

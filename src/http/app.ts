@@ -31,6 +31,7 @@ import { registerEtags } from './etag';
 import { registerOpenApi } from './openapi';
 import { registerBlogProxy } from './blog-proxy';
 import { registerSurfaces } from './surfaces';
+import { registerRouteSnapshot } from './route-hooks';
 import { registerConsole } from './console';
 import { restRoutes } from './rest';
 import './types';
@@ -75,6 +76,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     frameworkErrors: answerFrameworkError,
     schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
   });
+  registerRouteSnapshot(app);
   await registerSecurity(app, { ...config.http, graphqlIde: config.graphql.ide });
   registerErrorHandling(app);
   registerMetrics(app, deps.metrics);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppError } from '../errors';
 import { createAccessRule, type OperatorRoleCheck } from '../edge/authorize';
 import type { CallerReader, OperatorCheck } from '../edge/caller';
-import { addRouteHook } from './route-hooks';
+import { addRouteHook, routeOf } from './route-hooks';
 
 /**
  * Reads the caller of every request (src/edge/caller.ts): `request.auth` for a verified access
@@ -17,7 +17,7 @@ export function registerAuthContext(app: FastifyInstance, readCaller: CallerRead
   app.decorateRequest('operator', false);
   app.addHook('onRequest', (request, _reply, done) => {
     const authorization = request.headers.authorization;
-    if (request.routeOptions.config?.skipAuth) {
+    if (routeOf(request).config?.skipAuth) {
       request.operator = operator?.isOperator(authorization) === true;
       return done();
     }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../observability/metrics';
+import { routeOf } from './route-hooks';
 
 /**
  * Request counts and latency per route pattern, and the Prometheus scrape endpoint. The latency is
@@ -11,7 +12,7 @@ const VERBOSE = new Set(['debug', 'trace']);
 
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = routeOf(request).url ?? 'unmatched';
     const seconds = reply.elapsedTime / 1000;
     metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
     metrics.httpDuration.observe({ method: request.method, route }, seconds);

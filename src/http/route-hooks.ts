@@ -1,4 +1,4 @@
-import type { RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 
 type RouteHookName = 'preValidation' | 'preHandler' | 'onSend' | 'onResponse';
 /** One hook of that kind (a route's option takes one or a list). */
@@ -18,4 +18,24 @@ export function addRouteHook<K extends RouteHookName>(route: RouteOptions, name:
   const current = route[name] as unknown;
   const own = current === undefined || current === null ? [] : Array.isArray(current) ? current : [current];
   (route as unknown as Record<string, unknown>)[name] = at === 'first' ? [hook, ...own] : [...own, hook];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** `routeOptions` read once for this request (src/http/route-hooks.ts `routeOf`). */
+    routeSnapshot: FastifyRequest['routeOptions'] | null;
+  }
+}
+
+/** Decorates requests for `routeOf`; the app calls it once, before the hooks that read it. */
+export function registerRouteSnapshot(app: FastifyInstance): void {
+  app.decorateRequest('routeSnapshot', null);
+}
+
+/**
+ * The request's route options, built once per request: Fastify's `request.routeOptions` is a
+ * getter that builds a new dozen-field object on each read, and several hooks read it.
+ */
+export function routeOf(request: FastifyRequest): FastifyRequest['routeOptions'] {
+  return (request.routeSnapshot ??= request.routeOptions);
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { Config } from '../config';
+import { routeOf } from './route-hooks';
 
 type CspDirectives = Record<string, string[]>;
 
@@ -135,7 +136,7 @@ export async function registerSecurity(app: FastifyInstance, http: Pick<Config['
     return headers;
   };
   app.addHook('onRequest', (request, reply, done) => {
-    const policy = request.routeOptions.config?.securityHeaders;
+    const policy = routeOf(request).config?.securityHeaders;
     if (policy === false) return done();
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     reply.headers(policy ? headersFor(policy) : apiHeaders);
