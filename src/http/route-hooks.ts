@@ -34,8 +34,12 @@ export function registerRouteSnapshot(app: FastifyInstance): void {
 
 /**
  * The request's route options, built once per request: Fastify's `request.routeOptions` is a
- * getter that builds a new dozen-field object on each read, and several hooks read it.
+ * getter that builds a new dozen-field object on each read, and several hooks read it. Built again
+ * when the request has moved to the not-found handler since (`reply.callNotFound()`): `is404` reads
+ * the current route without building anything.
  */
 export function routeOf(request: FastifyRequest): FastifyRequest['routeOptions'] {
-  return (request.routeSnapshot ??= request.routeOptions);
+  const snapshot = request.routeSnapshot;
+  if (snapshot && (snapshot.url === undefined) === request.is404) return snapshot;
+  return (request.routeSnapshot = request.routeOptions);
 }

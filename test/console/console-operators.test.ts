@@ -55,6 +55,10 @@ describe('the console’s files', () => {
     expect((await fetch(`${api.url}/console/main.js`, { headers: { 'if-none-match': etag } })).status).toBe(304);
     expect((await fetch(`${api.url}/console/console.css`)).headers.get('content-type')).toMatch(/text\/css/);
     expect((await fetch(`${api.url}/console/nothing.js`)).status).toBe(404);
+    // A missing file goes to the not-found handler (reply.callNotFound): counted as unmatched, not as the file route.
+    const metrics = await (await fetch(`${api.url}/metrics`)).text();
+    expect(metrics).not.toMatch(/http_requests_total\{[^}]*route="\/console\/:file"[^}]*status="404"/);
+    expect(metrics).toMatch(/http_requests_total\{[^}]*route="unmatched"[^}]*status="404"/);
     expect((await fetch(`${api.url}/console/..%2Fconsole%2Findex.ts`)).status).toBe(404);
     // Not part of the API's description.
     const openapi = (await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: Record<string, unknown> };
