@@ -51,4 +51,3 @@ export function registerRouteAccess(app: FastifyInstance, roles: OperatorRoleChe
     addRouteHook(route, 'preHandler', async (request) => rule.authorize(request, needs), 'first');
   });
 }
-

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { Config } from '../config';
-import { routeOf } from './route-hooks';
+import { routeMethods, routeOf } from './route-hooks';
 
 type CspDirectives = Record<string, string[]>;
 
@@ -120,7 +120,7 @@ export function setApiSecurityHeaders(request: FastifyRequest, reply: FastifyRep
 export async function registerSecurity(app: FastifyInstance, http: Pick<Config['http'], 'corsOrigins'> & { graphqlIde: boolean }): Promise<void> {
   const graphqlPage = htmlPagePolicy(http.graphqlIde ? GRAPHIQL_CSP : APOLLO_LANDING_PAGE_CSP);
   app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const methods = routeMethods(route);
     const own = route.config?.securityHeaders;
     if (route.url === '/graphql' && methods.includes('GET') && own === undefined) route.config = { ...route.config, securityHeaders: graphqlPage };
     // The proxied blog (./blog-proxy.ts) sends its own policy and headers; the API's JSON CSP would break its pages.

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ERROR_STATUS, type ErrorCode } from '../../errors';
+import { routeMethods } from '../route-hooks';
 
 /** `$id` of the one error-body schema; routes reference it, the OpenAPI document names it. */
 const ERROR_RESPONSE_ID = 'ErrorResponse';
@@ -57,7 +58,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function documentTransportErrors(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const methods = routeMethods(route);
     const schema = route.schema as { response?: Record<number, { description?: string; $ref?: string }> } | undefined;
     if (!schema?.response) return;
     const codes = [...(methods.some((m) => BODY_METHODS.has(m)) ? BODY_TRANSPORT_ERRORS : []), ...(route.url.includes(':') ? PATH_TRANSPORT_ERRORS : [])];
