@@ -1,12 +1,13 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
-import { BLOG_TESTS, SOLO_TESTS } from './test/schedule';
+import { BLOG_TESTS, CONTAINER_TESTS, SOLO_TESTS } from './test/schedule';
 import { PairingSequencer } from './test/sequencer';
 
 /**
  * One `vitest run` runs both suites as projects and reports each, even when one fails:
  * `backend` first (three files at a time), then `backend-solo` and `blog` together, one file of each at a
- * time (test/schedule.ts). The blog's global setup builds the Next app once and starts a mainnet and a
+ * time (test/schedule.ts), then `containers` (the image built and run; skipped without Docker, PostgreSQL
+ * and Redis). The blog's global setup builds the Next app once and starts a mainnet and a
  * testnet blog server in the background, while the backend files run. `--project blog` runs one suite.
  */
 export default defineConfig({
@@ -24,7 +25,7 @@ export default defineConfig({
         test: {
           name: 'backend',
           include: ['test/**/*.test.ts'],
-          exclude: [...BLOG_TESTS, ...SOLO_TESTS, 'node_modules/**'],
+          exclude: [...BLOG_TESTS, ...SOLO_TESTS, ...CONTAINER_TESTS, 'node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
@@ -69,6 +70,24 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'containers',
+          include: CONTAINER_TESTS,
+          // The image build (minutes on a first run, seconds from Docker's layer cache) is a hook.
+          testTimeout: 180_000,
+          hookTimeout: 900_000,
+          pool: 'forks',
+          // Last and alone: the containers share the host's network, PostgreSQL and Redis, and a
+          // build takes both cores.
+          maxWorkers: 1,
+          isolate: false,
+          globalSetup: ['test/build-global-setup.ts'],
+          setupFiles: ['test/setup.ts'],
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -7,3 +7,8 @@ python3 -c 'import feedparser' >/dev/null 2>&1 || { apt-get update -qq && apt-ge
 command -v haproxy >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq haproxy; }
 command -v pgbouncer >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq pgbouncer; }
 command -v script >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq bsdutils; }
+# The container tests (test/containers/): Debian's Docker engine, debootstrap for the stand-in Node base
+# (deploy/docker/local-base.sh), Compose to read compose.yaml.
+command -v dockerd >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq docker.io; }
+command -v debootstrap >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq debootstrap; }
+command -v docker-compose >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq docker-compose; }

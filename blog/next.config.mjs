@@ -12,6 +12,8 @@ const nextConfig = {
   trailingSlash: true,
   // BLOG_DIST_DIR lets tests run a second server from a copy of one build.
   distDir: process.env.BLOG_DIST_DIR || '.next',
+  // BLOG_BUILD_OUTPUT=standalone (the image): a self-contained server and only the files it reads.
+  output: process.env.BLOG_BUILD_OUTPUT === 'standalone' ? 'standalone' : undefined,
   poweredByHeader: false,
   outputFileTracingRoot: root,
   turbopack: { root },
@@ -22,7 +24,12 @@ const nextConfig = {
   // times cheaper, and a first build about a quarter dearer. BLOG_BUILD_CACHE=off (a setting of
   // src/config, read raw here as BLOG_DIST_DIR is) where every build is a first one: CI (.ci/run) and
   // the image (Dockerfile, which drops the cache anyway).
-  experimental: { turbopackFileSystemCacheForBuild: process.env.BLOG_BUILD_CACHE !== 'off' },
+  experimental: {
+    turbopackFileSystemCacheForBuild: process.env.BLOG_BUILD_CACHE !== 'off',
+    // A standalone build (the image) keeps revalidated pages in memory: the container's root is
+    // read-only, and its disk would die with it anyway. The build's own pages are read from disk.
+    isrFlushToDisk: process.env.BLOG_BUILD_OUTPUT !== 'standalone',
+  },
   async headers() {
     return securityHeaders()
   },

@@ -99,18 +99,36 @@ console.log('blog: migrations applied')
 // The supervising platform process logs it (npm run start:cluster starts the API replicas then).
 process.send?.({ type: 'blog-migrated' })
 const distDir = config.blog.distDir
-if (!blogBuildIsCurrent(distDir, blogBuildInputsHash())) {
-  const why = existsSync(path.join(root, 'blog', distDir, 'BUILD_ID')) ? 'the build is older than its sources, building again' : 'no build found, building once'
+const hasBuild = existsSync(path.join(root, 'blog', distDir, 'BUILD_ID'))
+if (!config.blog.buildOnStart) {
+  // The image: its build is the one to serve (its sources are not there to compare with).
+  if (!hasBuild) {
+    console.error(`blog: no build in blog/${distDir} and BLOG_BUILD_ON_START=false: build it first (npm run blog:build)`)
+    process.exit(70)
+  }
+} else if (!blogBuildIsCurrent(distDir, blogBuildInputsHash())) {
+  const why = hasBuild ? 'the build is older than its sources, building again' : 'no build found, building once'
   console.log(`blog: ${why} (npm run blog:build does the same; a few minutes on a busy machine)…`)
   await step('import map', scriptNodeArgs('blog-importmap'), { background: 'import map' })
   await step('next build', [nextBin, 'build', 'blog'], { extraEnv: { NODE_ENV: 'production' }, background: 'build' })
   // (after the build: next build may add its distDir to blog/tsconfig.json, an input)
   stampBlogBuild(distDir, blogBuildInputsHash())
 }
-const server = run([nextBin, 'start', 'blog', '-p', port], { extraEnv: { NODE_ENV: 'production' } })
+const server = run(...serverCommand())
 void warmUp()
 const code = await server
 process.exit(stopping ? 0 : code)
+
+/**
+ * A standalone build laid out at the root (the image: blog/server.js beside blog/.next) runs its own
+ * server, on GENERAL_HOST; otherwise `next start`.
+ */
+function serverCommand(): [string[], RunOptions] {
+  const standalone = path.join(root, 'blog', 'server.js')
+  const extraEnv = { NODE_ENV: 'production' }
+  if (!existsSync(standalone)) return [[nextBin, 'start', 'blog', '-p', port], { extraEnv }]
+  return [[standalone], { extraEnv: { ...extraEnv, PORT: port, HOSTNAME: config.http.host } }]
+}
 
 /**
  * Once Next answers, one request for a post page opens the site's Payload and loads the post

@@ -12,7 +12,17 @@ import * as esbuild from 'esbuild';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const THIS_FILE = fileURLToPath(import.meta.url);
 
-/** The processes production starts from dist/: every role (src/main.ts) and `npm run start:cluster`. */
+/** The operator scripts (`npm run ops:archive`, …), built too so the image runs them without tsx: `node dist/ops-archive.js`. */
+export const OPERATOR_ENTRIES = {
+  'gifts-load': 'scripts/gifts-load.ts',
+  'indexer-rebuild': 'scripts/indexer-rebuild.ts',
+  'ops-archive': 'scripts/ops-archive.ts',
+  'quests-rebuild': 'scripts/quests-rebuild.ts',
+  'quests-seed': 'scripts/quests-seed.ts',
+  'surfaces-audit': 'scripts/surfaces-audit.ts',
+} as const;
+
+/** The processes production starts from dist/: every role (src/main.ts), `npm run start:cluster` and the operator scripts. */
 export const DIST_ENTRIES: Record<string, string> = {
   main: 'src/main.ts',
   'start-cluster': 'scripts/start-cluster.ts',
@@ -20,6 +30,7 @@ export const DIST_ENTRIES: Record<string, string> = {
   'blog-serve': 'scripts/blog-serve.ts',
   'blog-migrate': 'scripts/blog-migrate.ts',
   'blog-importmap': 'scripts/blog-importmap.ts',
+  ...OPERATOR_ENTRIES,
 };
 const STAMP = 'build-stamp.json';
 /** Files that change the output without being bundled: the package list (what stays external), the compiler options, this script. */

@@ -11,6 +11,9 @@ import path from 'node:path';
 
 export const BLOG_TESTS = ['test/blog/blog-*.test.ts', 'test/e2e/blog-*.test.ts'];
 
+/** The image built and run (test/helpers/containers.ts): a project of its own, last, one file at a time. */
+export const CONTAINER_TESTS = ['test/containers/**/*.test.ts'];
+
 /**
  * Files that start several processes, kill them or measure latency under load: never beside a backend
  * file, and never two at once unless both are any-lane files, so a neighbour's CPU never decides their

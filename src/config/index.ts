@@ -255,6 +255,7 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       databaseUrl: s.BLOG_DATABASE_URL,
       dbPush: s.BLOG_DB_PUSH,
       distDir: s.BLOG_DIST_DIR,
+      buildOnStart: s.BLOG_BUILD_ON_START,
       revalidationSecret: s.BLOG_REVALIDATION_SECRET,
       webhookSecret: s.WEBHOOK_SECRET,
       payloadSecret: s.PAYLOAD_SECRET,

@@ -220,6 +220,8 @@ export const SETTINGS = {
   BLOG_DB_PUSH: setting(bool().default(false), 'Development knob: Payload pushes its schema itself (migrations otherwise).'),
   BLOG_DIST_DIR: setting(text().default('.next'), 'Next\'s build directory inside `blog/` (tests run a second server from a copy of one build).'),
   BLOG_BUILD_CACHE: setting(oneOf(['on', 'off']).default('on'), '`off` builds the blog without Turbopack\'s build cache (read by `blog/next.config.mjs`): a first build costs about a quarter less CPU, a rebuild after a small change about three times more. CI and the image set `off`: every build of theirs is a first one.'),
+  BLOG_BUILD_OUTPUT: setting(oneOf(['server', 'standalone']).default('server'), '`standalone` makes the blog build self-contained (Next\'s `output: \'standalone\'`: the server and only the files it reads, read by `blog/next.config.mjs`): what the image ships. The blog role then runs that build\'s `server.js` instead of `next start`.'),
+  BLOG_BUILD_ON_START: setting(bool().default(true), 'The blog role builds the site at start when no current build exists. `false` (the image): serve the build that is there, never build, and refuse to start without one (exit 70).'),
   BLOG_REVALIDATION_SECRET: secret(text().optional(), 'Secret of the blog\'s revalidation endpoint.', { unset: 'generated in development (`DATA_DIR/.revalidation-secret`)' }),
   BLOG_REVALIDATE_URL: setting(url().optional(), 'Where the CMS calls the blog\'s revalidation after a publish.', { unset: '`BLOG_URL` + `/api/revalidate/`' }),
   WEBHOOK_SECRET: secret(text().optional(), 'Bearer secret of the partner webhook.', { unset: 'generated in development (`DATA_DIR/.webhook-secret`)' }),

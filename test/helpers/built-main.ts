@@ -5,6 +5,7 @@
  * `node --import tsx src/main.ts`, and the suite starts dozens.
  */
 import path from 'node:path';
+import { OPERATOR_ENTRIES } from '../../scripts/build';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Inside the repository, so the built files find node_modules as dist/ does. */
@@ -23,12 +24,7 @@ export const TEST_ENTRIES = {
   'api-entry-with-blog-policy': 'test/fixtures/api-entry-with-blog-policy.ts',
   'api-entry-with-slow-routes': 'test/fixtures/api-entry-with-slow-routes.ts',
   'blog-lifecycle-cycles': 'test/fixtures/blog-lifecycle-cycles.ts',
-  'gifts-load': 'scripts/gifts-load.ts',
-  'indexer-rebuild': 'scripts/indexer-rebuild.ts',
-  'ops-archive': 'scripts/ops-archive.ts',
-  'quests-rebuild': 'scripts/quests-rebuild.ts',
-  'quests-seed': 'scripts/quests-seed.ts',
-  'surfaces-audit': 'scripts/surfaces-audit.ts',
+  ...OPERATOR_ENTRIES,
 } as const;
 /** A built test entry, as `spawnMain` takes it. */
 export const builtTestEntry = (name: keyof typeof TEST_ENTRIES): string => path.join(TEST_DIST, `${name}.js`);
