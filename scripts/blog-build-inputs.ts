@@ -56,6 +56,8 @@ export function blogBuildInputs(root = ROOT): string[] {
 
 export function blogBuildInputsHash(root = ROOT): string {
   const hash = createHash('sha256')
+  // The one setting that changes what the build writes (a standalone build keeps ISR in memory).
+  hash.update(`output:${process.env.BLOG_BUILD_OUTPUT ?? 'server'}\0`)
   for (const file of blogBuildInputs(root)) {
     hash.update(file).update('\0')
     const full = path.join(root, file)
