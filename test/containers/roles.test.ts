@@ -96,6 +96,7 @@ describe.runIf(run)('the image, each role as production runs it', () => {
     expect(logs).not.toMatch(/applying migration|applied \d+ migration/i);
     // The figure is a benchmark's business; this bound only catches a start that migrates or builds again.
     expect(secondReady).toBeLessThan(10);
+    expect(await second.stop()).toMatchObject({ exitCode: 0 });
     figures.push(`api: first start ready in ${firstReady.toFixed(2)} s (migrations included), second in ${secondReady.toFixed(2)} s; ${rss.toFixed(0)} MiB after its first requests`);
   });
 
