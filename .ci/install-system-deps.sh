@@ -12,3 +12,5 @@ command -v script >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y 
 command -v dockerd >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq docker.io; }
 command -v debootstrap >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq debootstrap; }
 command -v docker-compose >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq docker-compose; }
+# kubectl renders the kustomizations (deploy/kubernetes); the machine image has one (1.32, kustomize 5.5), Debian's is the fallback.
+command -v kubectl >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq kubernetes-client; }
