@@ -8,7 +8,6 @@ import { testEnv } from './env';
 
 export const PROMETHEUS_DIR = join(import.meta.dirname, '../../deploy/prometheus');
 export const ALERTS_FILE = join(PROMETHEUS_DIR, 'alerts.yml');
-export const DASHBOARD_FILE = join(import.meta.dirname, '../../deploy/grafana/platform.json');
 
 const installed = (bin: string) => spawnSync(bin, ['--version'], { encoding: 'utf8' }).status === 0;
 
