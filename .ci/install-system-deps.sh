@@ -14,3 +14,5 @@ command -v debootstrap >/dev/null 2>&1 || { apt-get update -qq && apt-get instal
 command -v docker-compose >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq docker-compose; }
 # kubectl renders the kustomizations (deploy/kubernetes); the machine image has one (1.32, kustomize 5.5), Debian's is the fallback.
 command -v kubectl >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq kubernetes-client; }
+# prometheus and promtool (alert rules, the observability tests); on a machine with systemd the package also starts a service the tests do not use.
+command -v promtool >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq prometheus; }

@@ -1,4 +1,5 @@
-// Fails when a generated file is stale: schema/schema.graphql, the codegen client, the Prisma client, the settings table of docs/settings.md.
+// Fails when a generated file is stale: schema/schema.graphql, the codegen client, the Prisma client, the settings table of docs/settings.md,
+// compose's Prometheus scrape config, the dashboard's panel list in docs/operations.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +7,8 @@ import { join } from 'node:path';
 import 'reflect-metadata';
 import { renderSchema } from './schema-sdl';
 import { SETTINGS_PAGE, withSettingsTable } from './settings-table';
+import { composePrometheusConfig } from './prometheus-config';
+import { OPERATIONS_PAGE, withDashboardPanels } from './dashboard-docs';
 
 const stale: string[] = [];
 
@@ -14,6 +17,11 @@ if (readFileSync('schema/schema.graphql', 'utf8') !== sdl) stale.push('schema/sc
 
 const settingsPage = readFileSync(SETTINGS_PAGE, 'utf8');
 if (withSettingsTable(settingsPage) !== settingsPage) stale.push(`the settings table of ${SETTINGS_PAGE} (run \`npm run settings:docs\`)`);
+
+if (readFileSync('deploy/prometheus/prometheus.compose.yml', 'utf8') !== composePrometheusConfig(3)) stale.push('deploy/prometheus/prometheus.compose.yml (run `npm run prometheus:config > deploy/prometheus/prometheus.compose.yml`)');
+
+const operationsPage = readFileSync(OPERATIONS_PAGE, 'utf8');
+if (withDashboardPanels(operationsPage) !== operationsPage) stale.push(`the dashboard panels of ${OPERATIONS_PAGE} (run \`npm run dashboard:docs\`)`);
 
 // codegen reads the checked-in schema; compare its output with the checked-in client
 const dir = mkdtempSync(join(tmpdir(), 'codegen-'));

@@ -15,6 +15,7 @@ import { shutdownBoundMs } from '../src/runtime/shutdown';
 import { onStopSignals } from '../src/runtime/stop-signals';
 import { superviseProcess, type SupervisedCommand, type Supervisor } from '../src/runtime/supervisor';
 import { renderHaproxyConfig } from './haproxy-config';
+import { renderPrometheusConfig } from './prometheus-config';
 import { haproxyProblem } from './haproxy-requirement';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,6 +67,8 @@ const logger = createLogger({ level: config.logLevel, secretValues: config.secre
 
 const apiPorts = Array.from({ length: replicas }, (_, i) => basePort + 1 + i);
 const healthPorts = { jobs: basePort + 91, indexer: basePort + 92 };
+/** The blog role's supervisor serves /metrics (blog_process_*) on this HEALTH_PORT. */
+const blogMetricsPort = basePort + 93;
 const apiOnly = values['api-only'];
 const withBlog = !values['no-blog'] && !apiOnly;
 const edgeFile = path.join(path.resolve(config.dataDir), 'cluster', 'haproxy.cfg');
@@ -80,6 +83,21 @@ writeFileSync(
     opsBind: values['ops-port'] ? `127.0.0.1:${values['ops-port']}` : undefined,
     requestTimeoutMs: config.http.requestTimeoutMs,
     servedByHeader: values['served-by-header'],
+  }),
+);
+
+// Prometheus' scrape config for these ports, beside the edge's (docs/operations.md, "Observability").
+const loopback = (name: string, port: number) => ({ name, address: `127.0.0.1:${port}` });
+writeFileSync(
+  path.join(path.dirname(edgeFile), 'prometheus.yml'),
+  renderPrometheusConfig({
+    ruleFiles: [path.join(ROOT, 'deploy/prometheus/alerts.yml')],
+    jobs: {
+      api: apiPorts.map((port, i) => loopback(`api-${i + 1}`, port)),
+      ...(apiOnly ? {} : { jobs: [loopback('jobs', healthPorts.jobs)], indexer: [loopback('indexer', healthPorts.indexer)] }),
+      ...(withBlog ? { blog: [loopback('blog', blogMetricsPort)] } : {}),
+      ...(values['ops-port'] ? { haproxy: [loopback('edge', Number(values['ops-port']))] } : {}),
+    },
   }),
 );
 
@@ -143,7 +161,7 @@ const apiEnv = (port: number): Record<string, string> => ({
 if (withBlog) {
   // The blog process migrates the blog database (and builds the site the first time); the API
   // replicas, which read the blog and forward the partner webhook to it, start after that.
-  start('blog', role(['--role', 'blog'], { BLOG_PORT: String(config.blog.port) }));
+  start('blog', role(['--role', 'blog'], { BLOG_PORT: String(config.blog.port), HEALTH_PORT: String(blogMetricsPort) }));
 }
 start('edge', { command: 'haproxy', args: ['-db', '-f', edgeFile], env: { ...process.env }, cwd: ROOT });
 if (withBlog) await Promise.race([blogReady, new Promise((r) => setTimeout(r, BLOG_MIGRATION_WAIT_MS))]);
@@ -165,6 +183,7 @@ void waitReady().then(() => {
         ? []
         : [`  jobs:    http://127.0.0.1:${healthPorts.jobs}/api/health/ready`, `  indexer: http://127.0.0.1:${healthPorts.indexer}/api/health/ready`]),
       ...(values['ops-port'] ? [`  ops:     http://127.0.0.1:${values['ops-port']}/stats`] : []),
+      `  metrics: every process's /metrics; Prometheus scrape config: ${path.join(path.dirname(edgeFile), 'prometheus.yml')}`,
       '',
       '',
     ].join('\n'),

@@ -21,6 +21,8 @@ export const CONTAINER_TESTS = ['test/containers/**/*.test.ts'];
  */
 export const SOLO_TESTS = [
   'test/runtime/edge-cluster.test.ts',
+  // start:cluster, the fixture chain and Debian's Prometheus
+  'test/observability/prometheus.test.ts',
   'test/runtime/edge-store-outage.test.ts',
   'test/runtime/npm-signals.test.ts',
   'test/runtime/edge-kill.test.ts',

@@ -49,7 +49,7 @@ export const SETTINGS = {
   'HTTP.BODY_LIMIT_BYTES': setting(int({ min: 1 }).default(1024 * 1024), 'Largest request body (`413 PAYLOAD_TOO_LARGE` beyond).'),
   'HTTP.REQUEST_TIMEOUT_MS': setting(int({ min: 1 }).default(5000), 'A request unanswered after this long gets `503 REQUEST_TIMEOUT`.'),
   'HTTP.DRAIN_DELAY_MS': setting(int({ min: 0 }).default(0), 'After `SIGTERM`, how long the API keeps serving while `/api/health/ready` answers 503, so the edge takes it out before it drains (the cluster uses 2000: two health checks).'),
-  HEALTH_PORT: setting(port().optional(), 'A process without the `api` role (jobs, indexer) serves `/api/health` and `/api/health/ready` on this port.', { unset: 'none' }),
+  HEALTH_PORT: setting(port().optional(), 'A process without the `api` role serves Prometheus metrics at `/metrics` on this port (jobs, indexer, blog), and `/api/health` and `/api/health/ready` (jobs, indexer). Keep it private: the edge never routes to it.', { unset: 'none' }),
   'HTTP.RATE_LIMIT_MAX': setting(int({ min: 1 }).default(300), 'Admission: requests per window per client IP and per verified wallet.'),
   'HTTP.RATE_LIMIT_WINDOW_MS': setting(int({ min: 1 }).default(60_000), 'Admission window.'),
   'QUESTS.CLAIM_RATE_LIMIT_MAX': setting(int({ min: 1 }).default(10), 'Quest claims per wallet per window (REST and GraphQL together), on top of admission.'),

@@ -14,8 +14,10 @@ export interface GatewayMetrics {
   slowConsumerDrops: Counter<'transport'>;
 }
 
+const TRANSPORTS: readonly GatewayTransport[] = ['graphql-ws', 'socket.io'];
+
 export function createGatewayMetrics(registry: Registry): GatewayMetrics {
-  return {
+  const metrics: GatewayMetrics = {
     refusals: new Counter({
       name: 'gateway_event_refusals_total',
       help: 'Websocket events refused by the per-connection caps (the connection stays), and connections closed for abuse',
@@ -35,4 +37,10 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
     }),
     connections: new Gauge({ name: 'gateway_connections', help: 'Open websocket connections of this process', labelNames: ['transport'] as const, registers: [registry] }),
   };
+  // Both transports' series exist from the start (0), so dashboards and rate() see them before the first event.
+  for (const transport of TRANSPORTS) {
+    metrics.connections.set({ transport }, 0);
+    metrics.slowConsumerDrops.inc({ transport }, 0);
+  }
+  return metrics;
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Metrics } from '../observability/metrics';
+import { scrape, type Metrics } from '../observability/metrics';
 import { routeOf } from './route-hooks';
 
 /**
@@ -20,7 +20,8 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
     done();
   });
   app.get('/metrics', { config: { rateLimit: false } }, async (_request, reply) => {
-    reply.type(metrics.registry.contentType);
-    return metrics.registry.metrics();
+    const { contentType, body } = await scrape(metrics.registry);
+    reply.type(contentType);
+    return body;
   });
 }

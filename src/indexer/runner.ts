@@ -81,6 +81,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   const instanceId = randomUUID();
   const kinds = deps.kinds ?? KIND_LIST;
   const metrics: IndexerMetrics = createIndexerMetrics(deps.registry, () => void refreshGauges());
+  // Retry series start at 0, so the first retry of an outage shows in rate() (and its alert) at once.
+  for (const kind of kinds) for (const stage of ['list', 'batch'] as const) metrics.retries.inc({ kind: kind.key, stage }, 0);
   const state = createIndexerState(instanceId, kinds.map((k) => k.key));
   const events = createEventStore({ db });
   const source = deps.source ?? createEventSource({ transport: config.transport, url: config.suiUrl });

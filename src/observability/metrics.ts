@@ -10,6 +10,13 @@ export interface Metrics {
   graphqlPlans: Counter<'outcome'>;
 }
 
+/**
+ * The metrics policy of every role (api, jobs, indexer, blog): one registry per process with
+ * Node's process series (event-loop lag, heap, GC, handles: prom-client's defaults), served at
+ * `/metrics` by the API and by HEALTH_PORT elsewhere (`scrape`), never through the edge.
+ * Series names follow Prometheus' conventions (`_total`, `_seconds`, `_bytes`) and label values
+ * are bounded: no wallet, URL or id labels; a client-chosen value goes through `boundedLabel`.
+ */
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
   const registry = new Registry();
   if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
@@ -54,5 +61,29 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       labelNames: ['outcome'],
       registers: [registry],
     }),
+  };
+}
+
+/** One scrape of a registry: what `/metrics` answers on the API and on HEALTH_PORT. */
+export async function scrape(registry: Registry): Promise<{ contentType: string; body: string }> {
+  return { contentType: registry.contentType, body: await registry.metrics() };
+}
+
+/** Label values a client chooses (a GraphQL operation name) past this many distinct ones count as `other`. */
+const CLIENT_LABEL_LIMIT = 100;
+const LABEL_SHAPE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/**
+ * Keeps a label whose value a client picks bounded: the first `limit` distinct well-formed values
+ * are kept as they are, anything later or malformed is `other`, so a client inventing names
+ * cannot grow a process's series without end.
+ */
+export function boundedLabel(limit = CLIENT_LABEL_LIMIT): (value: string) => string {
+  const seen = new Set<string>();
+  return (value) => {
+    if (seen.has(value)) return value;
+    if (seen.size >= limit || !LABEL_SHAPE.test(value)) return 'other';
+    seen.add(value);
+    return value;
   };
 }

@@ -93,6 +93,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
   try {
     if (roles.has('blog')) startBlog(runtime, shutdown, overrides);
     if (roles.has('api') || roles.has('indexer') || roles.has('jobs')) await startCore(runtime, shutdown, overrides);
+    if (!roles.has('api') && config.http.healthPort !== undefined) await startHealthPort(runtime, shutdown, config.http.healthPort);
   } catch (err) {
     await shutdown.run();
     throw err;
@@ -190,16 +191,6 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
       `metrics:   ${origin}/metrics`,
     );
   }
-  if (!roles.has('api') && config.http.healthPort !== undefined) {
-    const health = await listenHealth(services, { host: config.http.host, port: config.http.healthPort });
-    shutdown.add('http', 'health port', async () => {
-      services.readiness.markShuttingDown();
-      const closed = new Promise<void>((resolve) => health.close(() => resolve()));
-      health.closeAllConnections();
-      await closed;
-    });
-    runtime.urls.push(`health:    http://localhost:${(health.address() as { port: number }).port}/api/health/ready`);
-  }
   if (roles.has('indexer')) {
     const stops: Array<() => Promise<void>> = [];
     shutdown.add('roles', 'indexer', async () => {
@@ -223,6 +214,23 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
       shutdown.add('roles', 'chain writer', () => writer.stop());
     } else logger.info('jobs role: no chain writer (CHAIN.BACKEND_WALLET_PRIVATE_KEY or CHAIN.SUI_URL unset)');
   }
+}
+
+/**
+ * HEALTH_PORT of a process without the api role: health and readiness (jobs, indexer) and
+ * /metrics (every role, the blog's supervisor included: blog_process_*).
+ */
+async function startHealthPort(runtime: Runtime, shutdown: Shutdown, port: number): Promise<void> {
+  const services = runtime.core?.services;
+  const health = await listenHealth({ services, registry: runtime.metrics.registry }, { host: runtime.config.http.host, port });
+  shutdown.add('http', 'health port', async () => {
+    services?.readiness.markShuttingDown();
+    const closed = new Promise<void>((resolve) => health.close(() => resolve()));
+    health.closeAllConnections();
+    await closed;
+  });
+  const origin = `http://localhost:${(health.address() as { port: number }).port}`;
+  runtime.urls.push(...(services ? [`health:    ${origin}/api/health/ready`] : []), `metrics:   ${origin}/metrics`);
 }
 
 /** The configured database; a failure to reach it (or a data directory in use) becomes a StartupProblem naming the fix. */

@@ -91,7 +91,7 @@ describe('readiness (/api/health/ready) beside liveness (/api/health)', { timeou
     }
   }, 180_000);
 
-  it('a process without the api role serves the same two endpoints on HEALTH_PORT', async () => {
+  it('a process without the api role serves the same two endpoints and /metrics on HEALTH_PORT', async () => {
     const db = await createTestDb();
     const config = loadConfig({ envDir: '/nonexistent', env: { NODE_ENV: 'test', CACHE_STORE: 'memory', HEALTH_PORT: '0', 'GENERAL.HOST': '127.0.0.1' } });
     const runtime = await createRuntime(config, { roles: new Set(['jobs']), logger: testLogger, db: db.db });
@@ -99,7 +99,13 @@ describe('readiness (/api/health/ready) beside liveness (/api/health)', { timeou
       const url = /health:\s+(http:\/\/localhost:\d+)/.exec(runtime.urls.join('\n'))![1]!;
       expect((await ready(url)).body).toEqual({ status: 'ready', checks: { database: 'ok', store: 'ok', migrations: 'ok', shuttingDown: false, startingUp: false, degraded: [] } });
       expect((await fetch(`${url}/api/health`)).status).toBe(200);
-      expect((await fetch(`${url}/metrics`)).status).toBe(404);
+      const metrics = await fetch(`${url}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(metrics.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+      const text = await metrics.text();
+      expect(text).toMatch(/^job_schedule_info\{/m);
+      expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
+      expect((await fetch(`${url}/other`)).status).toBe(404);
     } finally {
       await runtime.close();
       await db.cleanup();

@@ -24,6 +24,8 @@ export interface TestCluster {
   /** The process the test started (`node` running the script, or `npm` with `viaNpm`). */
   child: ChildProcess;
   databaseUrl: string;
+  /** The cluster's DATA_DIR (its generated configs are in `cluster/`). */
+  dataDir: string;
   output(): string;
   stop(): Promise<void>;
 }
@@ -119,6 +121,7 @@ export async function startTestCluster(opts: TestClusterOptions): Promise<TestCl
     ports: [base, base + 1, ...Array.from({ length: opts.replicas }, (_, i) => base + 101 + i), ...(apiOnly ? [] : [base + 191, base + 192])],
     child,
     databaseUrl: scratch.url,
+    dataDir,
     output: () => out,
     stop: cleanup,
   };

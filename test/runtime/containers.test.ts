@@ -130,7 +130,7 @@ describe('compose.yaml', () => {
       const service = compose.services[host];
       expect(service, `haproxy.cfg upstream ${host}`).toBeDefined();
       const env = service.environment ?? {};
-      const listens = Number(env.GENERAL_PORT ?? env.HEALTH_PORT ?? env.BLOG_PORT ?? 3000);
+      const listens = Number(env.GENERAL_PORT ?? env.BLOG_PORT ?? env.HEALTH_PORT ?? 3000);
       expect(port, `${host}'s port`).toBe(listens);
     }
     const apiServices = platformServices.filter(([, s]) => parseRoles(s.command ?? []).has('api')).map(([name]) => name);

@@ -101,6 +101,17 @@ export function createReadinessService(deps: { db: Db; store: SharedStore; migra
     return Promise.race([inFlight.result, late]).finally(() => clearTimeout(timer));
   }
 
+  if (deps.registry) {
+    new Gauge({
+      name: 'database_up',
+      help: 'Whether the database answered this scrape\'s readiness probe within 750 ms (1) or not (0); shares the probe /api/health/ready runs',
+      registers: [deps.registry],
+      async collect() {
+        this.set((await databaseWithin(DB_CHECK_TIMEOUT_MS)).database === 'ok' ? 1 : 0);
+      },
+    });
+  }
+
   return {
     async check() {
       const { database, migrations } = await databaseWithin(DB_CHECK_TIMEOUT_MS);
