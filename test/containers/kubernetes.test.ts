@@ -3,8 +3,6 @@
 // pods start with the manifest's args, env, security context and probes, and the api Deployment rolls
 // under steady load with no failed request. test/runtime/kubernetes-manifests.test.ts validates the
 // same manifests against the Kubernetes API schemas.
-import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRoles } from '../../src/roles';
@@ -13,22 +11,19 @@ import { testEnv } from '../helpers/env';
 import { chainEnv } from '../helpers/indexer';
 import { until } from '../helpers/until';
 import { buildImage, needsContainers, removeAll } from '../helpers/containers';
-import { deploymentsOf, type KubeObject, Kubelet, type Pod, renderKustomization, rollingBounds, startEdge } from '../helpers/kubelet';
+import { deploymentNames, Kubelet, type Pod, rollingBounds, startEdge } from '../helpers/kubelet';
+import { containerSpecOf, type KubeObject, needsKubectl, PRODUCTION, renderKustomization } from '../helpers/kubernetes';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain/index.js';
 
-const OVERLAY = path.resolve(import.meta.dirname, '../../deploy/kubernetes/overlays/production');
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
-if (!hasKubectl && testEnv.requireServices) throw new Error('REQUIRE_SERVICES=1 but kubectl (which renders the kustomizations) is not on PATH');
-const run = hasKubectl && needsContainers();
+const run = needsKubectl() && needsContainers();
 /** How long an endpoint stays in the Service after its pod starts terminating (endpoint and ingress updates are asynchronous). */
 const ENDPOINT_PROPAGATION_MS = 1000;
 
-type Deployment = ReturnType<typeof deploymentsOf>[number];
-const roleOf = (d: Deployment) => [...parseRoles(d.spec.template.spec.containers[0]?.args ?? [])][0];
 
 describe.runIf(run)('the Kubernetes manifests, played with the image', () => {
   let objects: KubeObject[];
-  let deployments: Record<string, Deployment>;
+  /** Deployment name by role. */
+  let deployments: Record<string, string>;
   let kubelet: Kubelet;
   let db: ScratchDatabase;
   let blogDb: ScratchDatabase;
@@ -36,8 +31,8 @@ describe.runIf(run)('the Kubernetes manifests, played with the image', () => {
   const figures: string[] = [];
 
   beforeAll(async () => {
-    objects = renderKustomization(OVERLAY);
-    deployments = Object.fromEntries(deploymentsOf(objects).map((d) => [roleOf(d) ?? d.metadata.name, d]));
+    objects = renderKustomization(PRODUCTION);
+    deployments = Object.fromEntries(deploymentNames(objects).map((name) => [[...parseRoles(containerSpecOf(name, objects).args)][0] ?? name, name]));
     await buildImage();
     [db, blogDb] = await Promise.all([createScratchDatabase(testEnv.databaseUrl!), createScratchDatabase(testEnv.databaseUrl!)]);
     chain = await startSuiChainFixture({ seed: 11, events: 300 });
@@ -53,18 +48,10 @@ describe.runIf(run)('the Kubernetes manifests, played with the image', () => {
         PAYLOAD_SECRET: 'kubernetes-test-payload-secret',
         WEBHOOK_SECRET: 'kubernetes-test-webhook-secret',
         BLOG_REVALIDATION_SECRET: 'kubernetes-test-revalidation-secret',
-        ...chainEnv(chain),
+        // The manifests spell settings with underscores; the fixture's helper with dots.
+        ...Object.fromEntries(Object.entries(chainEnv(chain)).map(([k, v]) => [k.replaceAll('.', '_'), v])),
         // One client (this test) sends all the load: admission per IP would answer 429.
         HTTP_RATE_LIMIT_MAX: '1000000',
-      },
-      serviceUrl: (service) => {
-        const target = objects.find((o) => o.kind === 'Service' && o.metadata.name === service);
-        const selector = (target?.spec?.selector ?? {}) as Record<string, string>;
-        const pod = kubelet.pods.find((p) => {
-          const labels = deploymentsOf(objects).find((d) => d.metadata.name === p.deployment)?.spec.template.metadata?.labels ?? {};
-          return !p.exit && Object.entries(selector).every(([k, v]) => labels[k] === v);
-        });
-        return pod ? `http://127.0.0.1:${pod.port}` : undefined;
       },
     });
   }, 900_000);
@@ -76,8 +63,8 @@ describe.runIf(run)('the Kubernetes manifests, played with the image', () => {
     if (figures.length) console.log(`kubernetes play:\n  ${figures.join('\n  ')}`);
   });
 
-  const startAll = async (deployment: Deployment): Promise<Pod[]> => {
-    const pods = await Promise.all(Array.from({ length: deployment.spec.replicas ?? 1 }, () => kubelet.startPod(deployment)));
+  const startAll = async (deployment: string): Promise<Pod[]> => {
+    const pods = await Promise.all(Array.from({ length: containerSpecOf(deployment, objects).replicas }, () => kubelet.startPod(deployment)));
     await Promise.all(pods.map((p) => p.runProbes()));
     await Promise.all(pods.map((p) => until(() => p.ready, `${p.name} ready`, 60_000, 50)));
     return pods;
@@ -90,7 +77,7 @@ describe.runIf(run)('the Kubernetes manifests, played with the image', () => {
     await startAll(deployments.blog!);
     const [api, jobs, indexer] = await Promise.all([startAll(deployments.api!), startAll(deployments.jobs!), startAll(deployments.indexer!)]);
     figures.push(`all pods ready ${((Date.now() - started) / 1000).toFixed(1)} s after the first started (3 API replicas migrating one empty database together)`);
-    expect(api).toHaveLength(deployments.api!.spec.replicas ?? 1);
+    expect(api).toHaveLength(containerSpecOf(deployments.api!, objects).replicas);
     const leaders: string[] = [];
     for (const pod of indexer!) if ((await pod.container.logs()).includes('indexer: leading')) leaders.push(pod.name);
     await until(async () => {
@@ -105,17 +92,17 @@ describe.runIf(run)('the Kubernetes manifests, played with the image', () => {
     } finally {
       await client.end();
     }
-    for (const pod of [...api!, ...jobs!, ...indexer!, ...kubelet.podsOf(deployments.blog!.metadata.name)]) {
+    for (const pod of [...api!, ...jobs!, ...indexer!, ...kubelet.podsOf(deployments.blog!)]) {
       figures.push(`${pod.name}: ${(await pod.container.memoryMiB()).toFixed(0)} MiB`);
     }
   });
 
   it('rolls the api Deployment within maxSurge/maxUnavailable under steady load through the Service: no failed request, every old pod drained', async () => {
-    const api = deployments.api!;
-    const replicas = api.spec.replicas ?? 1;
-    const { surge, unavailable } = rollingBounds(api.spec);
+    const name = deployments.api!;
+    const spec = containerSpecOf(name, objects);
+    const replicas = spec.replicas;
+    const { surge, unavailable } = rollingBounds(spec);
     expect(surge + unavailable).toBeGreaterThan(0);
-    const name = api.metadata.name;
     const old = kubelet.podsOf(name);
     expect(old.filter((p) => p.ready)).toHaveLength(replicas);
     const edge = await startEdge(() => kubelet.podsOf(name));
@@ -143,7 +130,7 @@ describe.runIf(run)('the Kubernetes manifests, played with the image', () => {
     const fresh: Pod[] = [];
     while (remaining.length > 0 || fresh.some((p) => !p.ready)) {
       const live = remaining.length + fresh.length;
-      const starting = Array.from({ length: Math.max(0, Math.min(replicas - fresh.length, replicas + surge - live)) }, () => kubelet.startPod(api));
+      const starting = Array.from({ length: Math.max(0, Math.min(replicas - fresh.length, replicas + surge - live)) }, () => kubelet.startPod(name));
       for (const pod of await Promise.all(starting)) {
         fresh.push(pod);
         void pod.runProbes();

@@ -81,6 +81,8 @@ export interface RunOptions {
   readOnly?: boolean;
   /** A host directory mounted as DATA_DIR instead of a tmpfs (kept between two containers). */
   dataDir?: string;
+  /** The writable paths of a read-only container, each a tmpfs owned by the image's user (default DATA_DIR and /tmp). */
+  writable?: string[];
   user?: string;
   entrypoint?: string;
 }
@@ -137,8 +139,9 @@ export async function runContainer(opts: RunOptions): Promise<Container> {
   const flags = ['run', '--detach', '--name', name, '--network', 'host', '--init=false'];
   if (opts.readOnly ?? true) flags.push('--read-only');
   if (opts.dataDir) flags.push('--volume', `${opts.dataDir}:/app/.data`);
-  else flags.push('--tmpfs', '/app/.data:rw,uid=1000,gid=1000,mode=0700', '--tmpfs', '/tmp:rw,mode=1777');
-  if (opts.dataDir) flags.push('--tmpfs', '/tmp:rw,mode=1777');
+  for (const dir of opts.writable ?? ['/app/.data', '/tmp']) {
+    if (!(opts.dataDir && dir === '/app/.data')) flags.push('--tmpfs', `${dir}:rw,uid=1000,gid=1000,mode=${dir === '/tmp' ? '1777' : '0700'}`);
+  }
   if (opts.user) flags.push('--user', opts.user);
   if (opts.entrypoint !== undefined) flags.push('--entrypoint', opts.entrypoint);
   for (const [key, value] of Object.entries(opts.env ?? {})) flags.push('--env', `${key}=${value}`);

@@ -11,86 +11,23 @@
  * The host network stands in for pod IPs: each pod gets its own port, set through the role's port
  * setting, and its probes are translated to it.
  */
-import { spawnSync } from 'node:child_process';
 import { createServer, request as httpRequest, Agent, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseAllDocuments } from 'yaml';
-import { type Container, docker, IMAGE, runContainer } from './containers';
+import { type Container, docker, runContainer } from './containers';
+import { type ContainerSpec, containerSpecOf, type DeploymentSpec, type KubeObject, ofKind, type Probe } from './kubernetes';
 import { freePort } from './store';
-
-export interface KubeObject {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-  spec?: Record<string, unknown>;
-  data?: Record<string, string>;
-  stringData?: Record<string, string>;
-}
-
-/** `kubectl kustomize <dir>`: the objects it renders. */
-export function renderKustomization(dir: string): KubeObject[] {
-  const out = spawnSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
-  if (out.status !== 0) throw new Error(`kubectl kustomize ${dir}: ${out.error?.message ?? out.stderr}`);
-  return parseAllDocuments(out.stdout)
-    .map((d) => d.toJS() as KubeObject | null)
-    .filter((o): o is KubeObject => o !== null);
-}
-
-interface HttpGetProbe {
-  httpGet?: { path?: string; port: number | string; scheme?: string };
-  tcpSocket?: { port: number | string };
-  exec?: { command: string[] };
-  initialDelaySeconds?: number;
-  periodSeconds?: number;
-  timeoutSeconds?: number;
-  failureThreshold?: number;
-  successThreshold?: number;
-}
-interface EnvVar {
-  name: string;
-  value?: string;
-  valueFrom?: { configMapKeyRef?: { name: string; key: string; optional?: boolean }; secretKeyRef?: { name: string; key: string; optional?: boolean }; fieldRef?: { fieldPath: string } };
-}
-export interface ContainerSpec {
-  name: string;
-  image: string;
-  command?: string[];
-  args?: string[];
-  env?: EnvVar[];
-  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
-  ports?: { name?: string; containerPort: number }[];
-  startupProbe?: HttpGetProbe;
-  readinessProbe?: HttpGetProbe;
-  livenessProbe?: HttpGetProbe;
-  lifecycle?: { preStop?: { exec?: { command: string[] }; sleep?: { seconds: number }; httpGet?: { path?: string; port: number | string } } };
-  securityContext?: { runAsUser?: number; runAsGroup?: number; readOnlyRootFilesystem?: boolean };
-  volumeMounts?: { name: string; mountPath: string }[];
-}
-interface PodSpec {
-  containers: ContainerSpec[];
-  terminationGracePeriodSeconds?: number;
-  securityContext?: { runAsUser?: number; runAsGroup?: number };
-  volumes?: { name: string; emptyDir?: Record<string, unknown> }[];
-}
-export interface DeploymentSpec {
-  replicas?: number;
-  strategy?: { type?: string; rollingUpdate?: { maxSurge?: number | string; maxUnavailable?: number | string } };
-  template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
-}
-
-export const deploymentsOf = (objects: KubeObject[]) => objects.filter((o) => o.kind === 'Deployment') as (KubeObject & { spec: DeploymentSpec })[];
 
 /** The settings that choose a role's listening port: the pod's own port is set through whichever holds the containerPort. */
 const PORT_SETTINGS = ['GENERAL_PORT', 'GENERAL.PORT', 'BLOG_PORT', 'HEALTH_PORT'];
 
 /** A Deployment's maxSurge and maxUnavailable as pod counts (percentages: surge rounds up, unavailable down, as Kubernetes does). */
-export function rollingBounds(spec: DeploymentSpec): { surge: number; unavailable: number } {
-  const replicas = spec.replicas ?? 1;
+export function rollingBounds(spec: ContainerSpec): { surge: number; unavailable: number } {
   const count = (v: number | string | undefined, fallback: string, round: (n: number) => number) => {
     const value = v ?? fallback;
-    return typeof value === 'number' ? value : round((Number(value.replace('%', '')) / 100) * replicas);
+    return typeof value === 'number' ? value : round((Number(value.replace('%', '')) / 100) * spec.replicas);
   };
-  return { surge: count(spec.strategy?.rollingUpdate?.maxSurge, '25%', Math.ceil), unavailable: count(spec.strategy?.rollingUpdate?.maxUnavailable, '25%', Math.floor) };
+  const rolling = spec.strategy?.rollingUpdate;
+  return { surge: count(rolling?.maxSurge, '25%', Math.ceil), unavailable: count(rolling?.maxUnavailable, '25%', Math.floor) };
 }
 
 export interface PodEvents {
@@ -114,15 +51,18 @@ export class Pod {
     readonly container: Container,
     readonly port: number,
     readonly spec: ContainerSpec,
-    readonly graceSeconds: number,
   ) {}
 
-  probeUrl(probe: HttpGetProbe): string {
+  get graceSeconds(): number {
+    return this.spec.terminationGracePeriodSeconds;
+  }
+
+  probeUrl(probe: Probe): string {
     if (!probe.httpGet) throw new Error(`${this.name}: only httpGet probes are played (${JSON.stringify(probe)})`);
     return `http://127.0.0.1:${this.port}${probe.httpGet.path ?? '/'}`;
   }
 
-  private async check(probe: HttpGetProbe): Promise<boolean> {
+  private async check(probe: Probe): Promise<boolean> {
     const timeout = (probe.timeoutSeconds ?? 1) * 1000;
     // Kubernetes counts any status from 200 to 399 as success.
     return fetch(this.probeUrl(probe), { signal: AbortSignal.timeout(timeout), redirect: 'manual' }).then((r) => r.status >= 200 && r.status < 400, () => false);
@@ -130,7 +70,7 @@ export class Pod {
 
   /** The kubelet's probe loops: startup until it passes (or the pod fails), then readiness and liveness. */
   async runProbes(): Promise<void> {
-    const { startupProbe, readinessProbe, livenessProbe } = this.spec;
+    const { startup: startupProbe, readiness: readinessProbe, liveness: livenessProbe } = this.spec.probes;
     const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
     if (startupProbe) {
       await sleep(startupProbe.initialDelaySeconds ?? 0);
@@ -141,7 +81,7 @@ export class Pod {
       }
     }
     this.started = true;
-    const loop = async (probe: HttpGetProbe | undefined, onResult: (ok: boolean, failures: number) => void) => {
+    const loop = async (probe: Probe | undefined, onResult: (ok: boolean, failures: number) => void) => {
       if (!probe) return onResult(true, 0);
       if (!startupProbe) await sleep(probe.initialDelaySeconds ?? 0);
       let failures = 0;
@@ -166,10 +106,9 @@ export class Pod {
   async terminate(): Promise<NonNullable<Pod['exit']>> {
     this.terminating = true;
     const started = Date.now();
-    const preStop = this.spec.lifecycle?.preStop;
-    if (preStop?.sleep) await new Promise((r) => setTimeout(r, preStop.sleep!.seconds * 1000));
+    const preStop = this.spec.container.lifecycle?.preStop;
+    if (this.spec.preStopSleepSeconds > 0) await new Promise((r) => setTimeout(r, this.spec.preStopSleepSeconds * 1000));
     else if (preStop?.exec) await docker(['exec', this.container.name, ...preStop.exec.command], this.graceSeconds * 1000).catch(() => undefined);
-    else if (preStop?.httpGet) await fetch(`http://127.0.0.1:${this.port}${preStop.httpGet.path ?? '/'}`).catch(() => undefined);
     const left = Math.max(1, Math.ceil(this.graceSeconds - (Date.now() - started) / 1000));
     const { exitCode } = await this.container.stop(left);
     this.probing = false;
@@ -181,10 +120,14 @@ export class Pod {
 
 export interface KubeletOptions {
   objects: KubeObject[];
-  /** Values that replace the manifests' for this machine (databases, secrets' placeholders, public URL). */
+  /** Values that replace the manifests' for this machine (databases, the Secret's placeholders, the chain node). */
   env: Record<string, string>;
-  /** Service hosts in URLs (`http://blog:3001`) resolved to a pod of that Service on loopback. */
-  serviceUrl?: (service: string, port: number) => string | undefined;
+}
+
+interface Volume {
+  name: string;
+  emptyDir?: unknown;
+  persistentVolumeClaim?: unknown;
 }
 
 export class Kubelet {
@@ -193,77 +136,56 @@ export class Kubelet {
 
   constructor(private readonly opts: KubeletOptions) {}
 
-  private object(kind: string, name: string): KubeObject | undefined {
-    return this.opts.objects.find((o) => o.kind === kind && o.metadata.name === name);
+  /** The loopback address of a running pod behind a Service (what cluster DNS and kube-proxy would give). */
+  private serviceTarget(service: string): string | undefined {
+    const target = this.opts.objects.find((o) => o.kind === 'Service' && o.metadata.name === service) as (KubeObject & { spec: { selector?: Record<string, string> } }) | undefined;
+    if (!target) return undefined;
+    const selector = target.spec.selector ?? {};
+    const selected = ofKind<DeploymentSpec>(this.opts.objects, 'Deployment')
+      .filter((d) => Object.entries(selector).every(([k, v]) => d.spec.template.metadata?.labels?.[k] === v))
+      .map((d) => d.metadata.name);
+    const pod = this.pods.find((p) => !p.exit && selected.includes(p.deployment));
+    return pod ? `http://127.0.0.1:${pod.port}` : undefined;
   }
 
-  private secretValue(name: string, key: string): string | undefined {
-    const secret = this.object('Secret', name);
-    const encoded = secret?.data?.[key];
-    return secret?.stringData?.[key] ?? (encoded === undefined ? undefined : Buffer.from(encoded, 'base64').toString('utf8'));
-  }
-
-  /** A container's environment as the kubelet builds it: envFrom first, then env in order ($(VAR) expanded). */
-  environment(spec: ContainerSpec): Record<string, string> {
-    const env: Record<string, string> = {};
-    for (const from of spec.envFrom ?? []) {
-      if (from.configMapRef) Object.assign(env, this.object('ConfigMap', from.configMapRef.name)?.data ?? {});
-      if (from.secretRef) {
-        const secret = this.object('Secret', from.secretRef.name);
-        for (const key of Object.keys({ ...secret?.data, ...secret?.stringData })) env[key] = this.secretValue(from.secretRef.name, key) ?? '';
-      }
-    }
-    for (const v of spec.env ?? []) {
-      const ref = v.valueFrom;
-      const value = ref?.configMapKeyRef
-        ? this.object('ConfigMap', ref.configMapKeyRef.name)?.data?.[ref.configMapKeyRef.key]
-        : ref?.secretKeyRef
-          ? this.secretValue(ref.secretKeyRef.name, ref.secretKeyRef.key)
-          : ref?.fieldRef
-            ? 'pod-field'
-            : (v.value ?? '').replace(/\$\(([A-Za-z_][\w.]*)\)/g, (whole, name: string) => env[name] ?? whole);
-      if (value !== undefined) env[v.name] = value;
-    }
-    return env;
-  }
-
-  private resolveServiceUrls(env: Record<string, string>): Record<string, string> {
-    const services = new Set(this.opts.objects.filter((o) => o.kind === 'Service').map((o) => o.metadata.name));
+  /** URLs naming a Service go to one of its pods; loopback URLs on the container's port go to the pod's own. */
+  private rewriteUrls(env: Record<string, string>, containerPort: number, podPort: number): Record<string, string> {
     return Object.fromEntries(
       Object.entries(env).map(([key, value]) => {
-        const m = /^(https?:\/\/)([a-z0-9-]+)(?:\.[a-z0-9.-]*)?(?::(\d+))?(\/.*)?$/.exec(value);
-        if (!m || !services.has(m[2]!)) return [key, value];
-        const target = this.opts.serviceUrl?.(m[2]!, Number(m[3] ?? 80));
-        return [key, target ? `${target}${m[4] ?? ''}` : value];
+        const m = /^(https?:\/\/)([a-z0-9.-]+)(?::(\d+))?(\/.*)?$/.exec(value);
+        if (!m) return [key, value];
+        const [, , host, port, rest = ''] = m;
+        if ((host === '127.0.0.1' || host === 'localhost') && Number(port) === containerPort) return [key, `http://127.0.0.1:${podPort}${rest}`];
+        const service = host!.includes('.') ? undefined : this.serviceTarget(host!);
+        return [key, service ? `${service}${rest}` : value];
       }),
     );
   }
 
-  /** Starts one pod of a Deployment from the image built here; its probes run from now on. */
-  async startPod(deployment: KubeObject & { spec: DeploymentSpec }): Promise<Pod> {
-    const podSpec = deployment.spec.template.spec;
-    const [spec] = podSpec.containers;
-    if (!spec) throw new Error(`${deployment.metadata.name}: no container`);
+  /** Starts one pod of a Deployment from the image built here; its probes run from `runProbes()` on. */
+  async startPod(deployment: string): Promise<Pod> {
+    const spec = containerSpecOf(deployment, this.opts.objects);
     const port = await freePort();
-    const manifestEnv = this.environment(spec);
-    const env = this.resolveServiceUrls({ ...manifestEnv, ...this.opts.env });
-    const portSetting = PORT_SETTINGS.find((s) => spec.ports?.some((p) => String(p.containerPort) === env[s]));
-    if (!portSetting) throw new Error(`${deployment.metadata.name}: no port setting holds a containerPort (${JSON.stringify(spec.ports)})`);
+    const [containerPort] = spec.ports.map((p) => p.containerPort);
+    const env = this.rewriteUrls({ ...spec.env, ...this.opts.env }, containerPort ?? 0, port);
+    const portSetting = PORT_SETTINGS.find((s) => env[s] === String(containerPort));
+    if (!portSetting) throw new Error(`${deployment}: no port setting holds the containerPort ${containerPort}`);
     env[portSetting] = String(port);
-    const security = { ...podSpec.securityContext, ...spec.securityContext };
-    const dataMount = spec.volumeMounts?.find((m) => podSpec.volumes?.find((v) => v.name === m.name)?.emptyDir !== undefined);
-    if (dataMount && dataMount.mountPath !== '/app/.data' && env.DATA_DIR !== dataMount.mountPath) {
-      throw new Error(`${deployment.metadata.name}: the emptyDir is at ${dataMount.mountPath}, DATA_DIR at ${env.DATA_DIR ?? '/app/.data'}`);
-    }
-    const name = `${deployment.metadata.name}-${++this.serial}`;
+    const security = { ...spec.pod.securityContext, ...spec.container.securityContext } as { runAsUser?: number; runAsGroup?: number; readOnlyRootFilesystem?: boolean };
+    const volumes = (spec.pod.volumes ?? []) as Volume[];
+    const writable = (spec.container.volumeMounts ?? [])
+      .filter((m) => !m.readOnly && volumes.some((v) => v.name === m.name && (v.emptyDir !== undefined || v.persistentVolumeClaim !== undefined)))
+      .map((m) => m.mountPath);
+    const name = `${deployment}-${++this.serial}`;
     const container = await runContainer({
       name,
-      args: [...(spec.command?.slice(1) ?? []), ...(spec.args ?? [])],
+      args: [...(spec.command?.slice(1) ?? []), ...spec.args],
       env,
       readOnly: security.readOnlyRootFilesystem === true,
+      writable,
       user: security.runAsUser === undefined ? undefined : `${security.runAsUser}:${security.runAsGroup ?? security.runAsUser}`,
     });
-    const pod = new Pod(name, deployment.metadata.name, container, port, spec, podSpec.terminationGracePeriodSeconds ?? 30);
+    const pod = new Pod(name, deployment, container, port, spec);
     this.pods.push(pod);
     return pod;
   }
@@ -273,8 +195,7 @@ export class Kubelet {
   }
 }
 
-/** The image the manifests name, for the record: the tests run the one built here instead. */
-export const imageOf = (spec: ContainerSpec) => ({ manifest: spec.image, used: IMAGE });
+export const deploymentNames = (objects: KubeObject[]) => ofKind(objects, 'Deployment').map((d) => d.metadata.name);
 
 export interface EdgeStats {
   ok: number;
