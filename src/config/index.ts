@@ -100,6 +100,8 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       trustedProxyCidrs: s.TRUSTED_PROXY_CIDRS,
       corsOrigins: [...new Set([new URL(appUrl).origin, ...s.CORS_ORIGINS.map((o) => toOrigin(o)!)])],
     },
+    /** Bounds on client input every transport applies (src/edge/json-depth.ts). */
+    input: { jsonMaxDepth: s['INPUT.JSON_MAX_DEPTH'] },
     graphql: {
       maxDepth: s['GRAPHQL.MAX_DEPTH'],
       maxAliases: s['GRAPHQL.MAX_ALIASES'],

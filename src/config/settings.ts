@@ -47,6 +47,7 @@ export const SETTINGS = {
   'GENERAL.PORT': setting(port().default(3000), 'API listener port.'),
   'GENERAL.HOST': setting(text().optional(), 'API listener address (containers and compose set `0.0.0.0`).', { unset: '`0.0.0.0` with `NODE_ENV=production`, else `127.0.0.1` (this machine only)' }),
   'HTTP.BODY_LIMIT_BYTES': setting(int({ min: 1 }).default(1024 * 1024), 'Largest request body (`413 PAYLOAD_TOO_LARGE` beyond).'),
+  'INPUT.JSON_MAX_DEPTH': setting(int({ min: 1 }).default(64), 'Deepest nesting of arrays and objects accepted in client JSON: request bodies (REST and GraphQL), GraphQL `variables` and `extensions` on GET, graphql-ws messages and Socket.IO event payloads. Deeper is refused (`400 VALIDATION_FAILED`, `details.setting` naming this; on a websocket, that operation or event alone).'),
   'HTTP.REQUEST_TIMEOUT_MS': setting(int({ min: 1 }).default(5000), 'A request unanswered after this long gets `503 REQUEST_TIMEOUT`.'),
   'HTTP.DRAIN_DELAY_MS': setting(int({ min: 0 }).default(0), 'After `SIGTERM`, how long the API keeps serving while `/api/health/ready` answers 503, so the edge takes it out before it drains (the cluster uses 2000: two health checks).'),
   HEALTH_PORT: setting(port().optional(), 'A process without the `api` role serves Prometheus metrics at `/metrics` on this port (jobs, indexer, blog), and `/api/health` and `/api/health/ready` (jobs, indexer). Keep it private: the edge never routes to it.', { unset: 'none' }),

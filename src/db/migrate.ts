@@ -82,7 +82,10 @@ export async function migrate(
   const files = opts.migrations ?? (await readMigrations(opts.migrationsDir));
   const log = opts.logger.child({ component: 'migrate' });
   return target.withMigrationLock(async (s) => {
-    await s.query(CREATE_TABLE);
+    // Created only when absent: CREATE … IF NOT EXISTS still needs CREATE on the schema, which an
+    // application role under separate migration credentials lacks (docs/operations.md).
+    const [{ present }] = await s.query<{ present: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS present`);
+    if (!present) await s.query(CREATE_TABLE);
     const rows = await s.query<AppliedRow>(
       'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL',
     );

@@ -6,6 +6,7 @@ import type { WebSocket } from 'ws';
 import { AppError } from '../errors';
 import { createEventMeter, createOrderedAdmission, createSharedEventCaps } from '../edge/rate-limit';
 import { toWireError } from '../edge/wire-error';
+import type { JsonDepthRule } from '../edge/json-depth';
 import type { Logger } from '../observability/logger';
 import { connectionParamsAuthorization, type CallerClaims, type CallerReader } from '../edge/caller';
 import type { SharedStore } from '../store';
@@ -38,6 +39,8 @@ export interface GatewayOptions {
   caps: ConnectionCaps;
   presence: PresenceService;
   metrics: GatewayMetrics;
+  /** The nesting bound of client JSON (src/edge/json-depth.ts), as on HTTP and Socket.IO. */
+  depth: JsonDepthRule;
 }
 
 /** A connection cap frees when some connection closes, which no window predicts: clients are told to wait this long. */
@@ -180,6 +183,13 @@ export function createGraphqlWsGateway(opts: GatewayOptions) {
               socket.send(JSON.stringify({ type: 'error', id, payload: [{ message, extensions: { code, details } }] }));
             };
             if (verdict !== 'accept' && operation !== null) return refuse(operation, meter.refusal(verdict));
+            const tooDeep = opts.depth.judgeText(text, 'message');
+            if (tooDeep && operation !== null) return refuse(operation, tooDeep);
+            if (tooDeep) {
+              // not an operation (connection_init, …): refused as graphql-ws refuses any message it cannot read
+              opts.metrics.refusals.inc({ transport: 'graphql-ws', reason: tooDeep.code });
+              return socket.close(CloseCode.BadRequest, tooDeep.message);
+            }
             // operations are also charged to the caps per service, IP and wallet (shared store); messages keep their order
             admit(operation !== null ? eventCaps.charge(extra.scopes) : null, (refusal) => {
               if (socket.readyState !== socket.OPEN) return;

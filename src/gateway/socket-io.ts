@@ -7,6 +7,7 @@ import { Server, type DefaultEventsMap } from 'socket.io';
 import { AppError, isAppError } from '../errors';
 import { createEventMeter, createOrderedAdmission, createSharedEventCaps } from '../edge/rate-limit';
 import { toWireError } from '../edge/wire-error';
+import type { JsonDepthRule } from '../edge/json-depth';
 import type { Logger } from '../observability/logger';
 import type { Services } from '../services';
 import type { RoomEvent } from '../services/chat';
@@ -30,6 +31,8 @@ export interface SocketIoDeps {
   logger: Logger;
   http: { trustedProxyCidrs: string[]; corsOrigins: string[] };
   metrics: GatewayMetrics;
+  /** The nesting bound of client JSON (src/edge/json-depth.ts), as on HTTP and graphql-ws. */
+  depth: JsonDepthRule;
   /** New clients of the shared store's Redis for the adapter (absent, or `connect` giving null: the in-memory adapter). */
   redis?: { connect: (extra?: RedisOptions) => RedisConnection | null; keyPrefix: string };
 }
@@ -141,7 +144,10 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
 
     socket.use((packet, next) => {
       const ack = packet.length > 1 && typeof packet[packet.length - 1] === 'function' ? (packet[packet.length - 1] as Ack) : undefined;
-      const verdict = meter.judge(Buffer.byteLength(JSON.stringify(packet.slice(1, ack ? -1 : undefined))));
+      const args = packet.slice(1, ack ? -1 : undefined);
+      // judged before anything stringifies it (JSON.stringify recurses)
+      const tooDeep = args.reduce<AppError | null>((found, arg) => found ?? deps.depth.judge(arg, 'event payload'), null);
+      const verdict = meter.judge(tooDeep ? 0 : Buffer.byteLength(JSON.stringify(args)));
       // packets already received keep arriving after the disconnect: nothing more is counted or answered
       if (!socket.connected) return;
       const refuse = (refusal: AppError) => {
@@ -149,6 +155,7 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
         deps.metrics.refusals.inc({ transport: 'socket.io', reason: error.code });
         ack?.({ ok: false, error });
       };
+      if (tooDeep && verdict !== 'abuse') return refuse(tooDeep);
       if (verdict === 'accept') {
         // also charged to the caps per service, IP and wallet (shared store); packets keep their order
         return admit(eventCaps.charge(scopes), (refusal) => {

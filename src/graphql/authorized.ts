@@ -1,4 +1,4 @@
-import { Authorized as TypeGraphqlAuthorized, type AuthCheckerFn } from 'type-graphql';
+import { Authorized as TypeGraphqlAuthorized, Extensions, type AuthCheckerFn } from 'type-graphql';
 import { createAccessRule, type Access, type OperatorRoleCheck } from '../edge/authorize';
 import type { GraphqlContext } from './context';
 
@@ -14,5 +14,18 @@ export function createAuthChecker(roles?: OperatorRoleCheck): AuthCheckerFn<Grap
   };
 }
 
-/** `@Authorized('wallet')` / `@Authorized('operator')`: who may run the operation (resolvers read the wallet with `walletOf(ctx)`). */
-export const Authorized = (access: Access, ...more: Access[]) => TypeGraphqlAuthorized<Access>(access, ...more);
+/**
+ * `@Authorized('wallet')` / `@Authorized('operator')`: who may run the operation (resolvers read the wallet with `walletOf(ctx)`).
+ * The accesses are also the field's `extensions.access` in the built schema (not in the SDL), so whoever walks the schema knows them.
+ */
+export const Authorized = (access: Access, ...more: Access[]): MethodDecorator => {
+  const authorized = TypeGraphqlAuthorized<Access>(access, ...more);
+  const extensions = Extensions({ access: [access, ...more] });
+  return (target, key, descriptor) => {
+    authorized(target, key, descriptor);
+    extensions(target, key, descriptor);
+  };
+};
+
+/** The accesses `@Authorized` gave a schema field (empty: public). */
+export const accessOf = (field: { extensions?: Readonly<Record<string, unknown>> | null }): readonly Access[] => (field.extensions?.access as Access[] | undefined) ?? [];

@@ -23,6 +23,8 @@ import { createCallerReader } from '../edge/caller';
 import { registerAuthContext, registerAuthRefusal, registerRouteAccess } from './auth-context';
 import { answerFrameworkError, MAX_PARAM_LENGTH, registerErrorHandling } from './error-handler';
 import { registerStorableInputCheck } from './storable-input';
+import { registerGraphqlGetDepthCheck, registerJsonBodyParser } from './json-body';
+import { createJsonDepthRule } from '../edge/json-depth';
 import { registerMetrics } from './metrics';
 import { registerRequestTimeout } from './timeout';
 import { registerDrain, websocketPreClose } from './drain';
@@ -37,7 +39,7 @@ import { restRoutes } from './rest';
 import './types';
 
 export interface HttpAppDeps {
-  config: Pick<Config, 'http' | 'graphql' | 'surfaces' | 'websocket'>;
+  config: Pick<Config, 'http' | 'graphql' | 'surfaces' | 'websocket' | 'input'>;
   logger: Logger;
   metrics: Metrics;
   store: SharedStore;
@@ -79,6 +81,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   registerRouteSnapshot(app);
   await registerSecurity(app, { ...config.http, graphqlIde: config.graphql.ide });
   registerErrorHandling(app);
+  const jsonDepth = createJsonDepthRule(config.input.jsonMaxDepth);
+  registerJsonBodyParser(app, jsonDepth);
+  registerGraphqlGetDepthCheck(app, jsonDepth);
   registerMetrics(app, deps.metrics);
   registerDrain(app);
   registerRequestTimeout(app, config.http.requestTimeoutMs);
@@ -112,10 +117,10 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const handler = graphqlHttpHandler(policy, apollo, context);
   app.post('/graphql', handler);
   const gatewayMetrics = createGatewayMetrics(deps.metrics.registry);
-  const gateway = createGraphqlWsGateway({ policy, readCaller, store: deps.store, logger: deps.logger, caps, presence: services.presence, metrics: gatewayMetrics });
+  const gateway = createGraphqlWsGateway({ policy, readCaller, store: deps.store, logger: deps.logger, caps, presence: services.presence, metrics: gatewayMetrics, depth: jsonDepth });
   registerGraphqlWs(app, gateway, handler);
   if (config.graphql.ide) registerIdeAssets(app);
-  await registerSocketIo(app, { services, readCaller, store: deps.store, bus: deps.bus, caps, logger: deps.logger, http: config.http, redis: deps.socketIoRedis, metrics: gatewayMetrics });
+  await registerSocketIo(app, { services, readCaller, store: deps.store, bus: deps.bus, caps, logger: deps.logger, http: config.http, redis: deps.socketIoRedis, metrics: gatewayMetrics, depth: jsonDepth });
 
   await registerOpenApi(app, { version: services.system.info().version });
   await app.register(restRoutes, { prefix: '/api', services });

@@ -21,6 +21,8 @@ export async function registerBlogProxy(app: FastifyInstance, upstream: string):
 
 async function registerPrefix(scope: FastifyInstance, upstream: string, prefix: string, charged: boolean): Promise<void> {
   scope.setChildLoggerFactory((logger, bindings, options) => withoutProxyErrorLine(logger.child(bindings, options)));
+  // The proxy streams bodies through unread with its own parser, which may only replace Fastify's default (./json-body.ts is the app's).
+  scope.removeContentTypeParser('application/json');
   await scope.register(proxy, {
     upstream,
     prefix,

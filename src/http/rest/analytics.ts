@@ -6,6 +6,7 @@ import { leaderboardBoard, MAX_LEADERBOARD_LIMIT, type Board } from '../../servi
 import { betActivitySchema, betPageSchema, bigWinsQuery, cacheStatsSchema, liveActivesSchema, recentBetsQuery } from './analytics-schemas';
 import { judgedByService, modelSchema } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';
+import { adminActor } from './admin';
 
 interface BoardParams {
   board: Board;
@@ -200,6 +201,9 @@ async function analyticsFeedRoutes(app: FastifyInstance, services: Services): Pr
         },
       },
     },
-    async () => analytics.clearCaches(),
+    async (request) => {
+      const { actor, requestId } = adminActor(request);
+      return analytics.clearCaches(actor, requestId);
+    },
   );
 }

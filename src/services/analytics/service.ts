@@ -4,6 +4,7 @@ import type { AnalyticsProvider } from '../../providers/analytics';
 import type { SharedStore } from '../../store';
 import { activityFeedQueries, type BetActivity, type BetPage } from './feeds';
 import type { LeaderboardService } from '../leaderboards';
+import type { AuditLog, OperatorActor } from '../operators';
 import { analyticsCache, type AnalyticsCache } from './model';
 
 export { BIG_WIN_DEFAULT_MULTIPLIER, FEED_MAX_LIMIT, type BetActivity, type BetPage } from './feeds';
@@ -33,14 +34,15 @@ export interface AnalyticsService {
   /** Won bets paying at least `minMultiplier` × stake, newest first; `{ limit?, cursor?, coinType?, minMultiplier? }`. */
   bigWins(input: unknown, opts?: QueryOptions): Promise<BetPage>;
   cacheStats(): Promise<CacheStats>;
-  /** Drops the live-actives entry and every replica's leaderboard cache. */
-  clearCaches(): Promise<{ cleared: AnalyticsCache[] }>;
+  /** Drops the live-actives entry and every replica's leaderboard cache (an operator action: audited). */
+  clearCaches(actor: OperatorActor, requestId?: string): Promise<{ cleared: AnalyticsCache[] }>;
 }
 
 export interface AnalyticsServiceDeps {
   db: Db;
   store: SharedStore;
   leaderboards: LeaderboardService;
+  audit: AuditLog;
   /** Undefined: no analytics property configured. */
   provider?: AnalyticsProvider;
   ttlMs: number;
@@ -98,10 +100,14 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps): AnalyticsSer
         liveActives: { ...stats, cached: (await deps.store.get(LIVE_ACTIVES_KEY)) !== null, ttlMs: deps.ttlMs },
       };
     },
-    async clearCaches() {
-      await deps.store.del(LIVE_ACTIVES_KEY);
-      await deps.leaderboards.invalidate();
-      return { cleared: [...analyticsCache.options] };
+    clearCaches(actor, requestId) {
+      // Nothing of it is in the database: the row commits once both caches are dropped (a failure records nothing).
+      return deps.audit.audited({ actor, action: 'analytics.clear_caches', target: 'caches', requestId }, async () => {
+        await deps.store.del(LIVE_ACTIVES_KEY);
+        await deps.leaderboards.invalidate();
+        const cleared = [...analyticsCache.options];
+        return { after: { cleared }, result: { cleared } };
+      });
     },
   };
 }
