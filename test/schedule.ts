@@ -34,6 +34,7 @@ export const SOLO_TESTS = [
   'test/api/api-replicas-activity.test.ts',
   'test/api/api-readiness.test.ts',
   'test/api/api-store-outage.test.ts',
+  'test/api/api-store-frozen.test.ts',
   'test/db/db-outage.test.ts',
   'test/runtime/shutdown.test.ts',
   'test/graphql/graphql-pathological.test.ts',
