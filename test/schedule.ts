@@ -22,6 +22,7 @@ export const CONTAINER_TESTS = ['test/containers/**/*.test.ts'];
 export const SOLO_TESTS = [
   'test/runtime/edge-cluster.test.ts',
   'test/runtime/edge-store-outage.test.ts',
+  'test/runtime/edge-network-faults.test.ts',
   'test/runtime/npm-signals.test.ts',
   'test/runtime/edge-kill.test.ts',
   'test/nameservice/nameservice-issuance.test.ts',
