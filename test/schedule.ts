@@ -24,6 +24,7 @@ export const SOLO_TESTS = [
   // start:cluster, the fixture chain and Debian's Prometheus
   'test/observability/prometheus.test.ts',
   'test/runtime/edge-store-outage.test.ts',
+  'test/runtime/edge-network-faults.test.ts',
   'test/runtime/npm-signals.test.ts',
   'test/runtime/edge-kill.test.ts',
   'test/nameservice/nameservice-issuance.test.ts',
@@ -36,6 +37,7 @@ export const SOLO_TESTS = [
   'test/api/api-replicas-activity.test.ts',
   'test/api/api-readiness.test.ts',
   'test/api/api-store-outage.test.ts',
+  'test/api/api-store-frozen.test.ts',
   'test/db/db-outage.test.ts',
   'test/runtime/shutdown.test.ts',
   'test/graphql/graphql-pathological.test.ts',

@@ -197,6 +197,7 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
       password: s.SHARED_STORE_PASSWORD,
       keyPrefix: s.SHARED_STORE_KEY_PREFIX,
       replicas: s.SHARED_STORE_REPLICAS,
+      callTimeoutMs: s.SHARED_STORE_CALL_TIMEOUT_MS,
     },
     chain: {
       packageId: s.PLATFORM_PACKAGE_ID,

@@ -204,6 +204,10 @@ export const SETTINGS = {
   SHARED_STORE_USERNAME: setting(text().optional(), 'Redis user (with `SHARED_STORE_HOST`).'),
   SHARED_STORE_PASSWORD: secret(text().optional(), 'Redis password (with `SHARED_STORE_HOST`).'),
   SHARED_STORE_KEY_PREFIX: setting(text().default('platform:'), 'Key namespace in Redis.'),
+  SHARED_STORE_CALL_TIMEOUT_MS: setting(
+    int({ min: 1 }).default(500),
+    'Longest wait for one shared-store call: a call Redis has not answered by then is served as during an outage (per-process memory, the cache missing) and the outage begins at once, so a frozen Redis never holds a request longer.',
+  ),
   SHARED_STORE_REPLICAS: setting(
     int({ min: 1 }).optional(),
     'Replicas sharing the store. During a Redis outage each replica admits `HTTP.RATE_LIMIT_MAX / replicas` per client, continuing from the last count Redis gave it. Set with `CACHE_STORE=memory`, each process admits its share too.',

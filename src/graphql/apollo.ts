@@ -1,6 +1,6 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import type { KeyValueCache } from '../store/keyv-cache';
+import type { KeyValueCache } from '../store/kv-cache';
 import { GraphQLError } from 'graphql';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
 import { resolveOperation } from './operation-checks';

@@ -3,7 +3,7 @@ import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
-import type { KeyValueCache } from '../store/keyv-cache';
+import type { KeyValueCache } from '../store/kv-cache';
 import { addRouteHook, routeMethods } from '../http/route-hooks';
 import { hasValidHost } from './host';
 import { cacheableHint, type operationCachePolicies } from './cache-policy';

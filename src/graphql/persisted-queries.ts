@@ -1,4 +1,4 @@
-import type { KeyValueCache } from '../store/keyv-cache';
+import type { KeyValueCache } from '../store/kv-cache';
 import { LRUCache } from 'lru-cache';
 import type { GraphqlPolicy } from './policy';
 

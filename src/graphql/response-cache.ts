@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import type { KeyValueCache } from '../store/keyv-cache';
+import type { KeyValueCache } from '../store/kv-cache';
 import responseCachePlugin from '@apollo/server-plugin-response-cache';
 import type { GraphQLSchema } from 'graphql';
 import { cacheableHint, cachePolicyPlugin, operationCachePolicies, type CacheHint } from './cache-policy';

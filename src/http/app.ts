@@ -8,7 +8,7 @@ import { lazyChildLoggerFactory } from '../observability/lazy-child';
 import type { Metrics } from '../observability/metrics';
 import type { Services } from '../services';
 import type { Bus, SharedStore } from '../store';
-import { createSharedKeyValueCache, type SharedKeyValueCache } from '../store/keyv-cache';
+import { createMemoryKeyValueCache, type SharedKeyValueCache } from '../store/kv-cache';
 import { createApollo, graphqlHttpHandler } from '../graphql/apollo';
 import { createCachedAnswers, registerCachedAnswers } from '../graphql/cached-answers';
 import { createGraphqlPolicy } from '../graphql/policy';
@@ -100,7 +100,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await app.register(websocket, { options: { maxPayload: caps.maxPayloadBytes }, preClose: websocketPreClose });
 
   const policy = createGraphqlPolicy({ schema: deps.schema, limits: config.graphql, introspection: config.graphql.introspection, metrics: deps.metrics, logger: deps.logger, services });
-  const responseCache = deps.responseCache ?? (await createSharedKeyValueCache({ cacheStore: 'memory', logger: deps.logger }));
+  const responseCache = deps.responseCache ?? createMemoryKeyValueCache();
   const answers = createCachedAnswers({
     cache: responseCache.cache,
     generations: services.readCache.generations,

@@ -11,7 +11,7 @@ import { describeDatabaseFailure } from './database-failure';
 import { StartupProblem } from './startup-problem';
 import { createServices, type Services } from '../services';
 import type { HttpAppDeps } from '../http/app';
-import type { SharedKeyValueCache } from '../store/keyv-cache';
+import type { SharedKeyValueCache } from '../store/kv-cache';
 import type { Role } from '../roles';
 import { startBlogRole, type BlogRoleOptions } from './blog';
 import { closeHttpApp } from './http';
@@ -132,7 +132,7 @@ function startBlog(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverr
  * The transports (Fastify, Apollo, type-graphql, graphql-ws, Socket.IO): only API processes load
  * them, so a jobs or indexer process never pays for them (about 30 MiB of heap, docs/decisions.md).
  */
-const loadTransports = () => Promise.all([import('../resolvers'), import('../http/app'), import('../store/keyv-cache')]);
+const loadTransports = () => Promise.all([import('../resolvers'), import('../http/app'), import('../store/kv-cache')]);
 
 async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: RuntimeOverrides): Promise<void> {
   const { config, logger, metrics, roles } = runtime;
@@ -165,7 +165,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
     const blogUpstream = config.blog.upstreamUrl ?? (roles.has('blog') ? `http://127.0.0.1:${config.blog.port}` : undefined);
     const storeKeyPrefix = overrides.storeKeyPrefix ?? config.store.keyPrefix;
     const socketIoRedis = { connect: (extra?: RedisOptions) => connectRedis(config.store, extra), keyPrefix: storeKeyPrefix };
-    const responseCache = overrides.responseCache ?? (await createSharedKeyValueCache({ ...config.store, keyPrefix: storeKeyPrefix, logger }));
+    const responseCache = overrides.responseCache ?? createSharedKeyValueCache(store, { logger });
     shutdown.add('store', 'response cache', () => responseCache.close());
     const app = await buildHttpApp({ config, logger, metrics, store, bus, services, schema, caps: overrides.caps, extraRoutes: overrides.extraRoutes, admission: overrides.admission, blogUpstream, socketIoRedis, responseCache });
     // Unready first (the edge's health checks stop routing here while requests are still served),

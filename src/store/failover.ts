@@ -21,6 +21,8 @@ export interface FailoverOptions {
   startError?: unknown;
   /** Called when the serving backend changes (e.g. to drive a metric). */
   onActiveChange?: (active: StoreBackend) => void;
+  /** Longest wait for one call to Redis before it is served from memory and the outage begins. Default 1 000 ms. */
+  callTimeoutMs?: number;
   /** How often a degraded store checks that Redis answers again. Default 1 000 ms. */
   probeIntervalMs?: number;
   /** Replicas sharing this store, when configured; otherwise counted by heartbeat. */
@@ -41,7 +43,9 @@ const REPLICAS_KEY = 'store:replicas';
 
 /**
  * Serves every operation from Redis while it answers and from the memory store while it
- * does not. An outage is logged once (warn) and its end once (info). While degraded,
+ * does not. A call Redis leaves unanswered for `callTimeoutMs` (a frozen server keeps its
+ * connections open, so nothing fails) is served from memory and begins the outage at once.
+ * An outage is logged once (warn) and its end once (info). While degraded,
  * operations go straight to memory (no waiting on a dead connection); a probe and the
  * client's 'ready' event detect recovery. On recovery the memory state is dropped, and
  * cache deletions made during the outage are replayed on Redis.
@@ -171,10 +175,12 @@ export class FailoverStore implements SharedStore {
    */
   async subscribe(channel: string, onMessage: MessageHandler): Promise<Unsubscribe> {
     const local = await this.opts.memory.subscribe(channel, onMessage);
-    const remote = await this.opts.redis.subscribe(channel, onMessage);
+    // Never rejects (the Redis side subscribes again when its connection is ready); a frozen Redis only delays it.
+    const remote = this.opts.redis.subscribe(channel, onMessage);
+    if (this.up) await this.withinDeadline(remote).catch((err: unknown) => this.markDown(err));
     return async () => {
       await local();
-      await remote().catch((err: unknown) => this.opts.logger.debug({ err: errorText(err) }, 'shared store unsubscribe failed'));
+      await (await remote)().catch((err: unknown) => this.opts.logger.debug({ err: errorText(err) }, 'shared store unsubscribe failed'));
     };
   }
 
@@ -189,7 +195,7 @@ export class FailoverStore implements SharedStore {
   private async run<T>(op: (s: SharedStore) => Promise<T>, onFallback?: () => void): Promise<T> {
     if (this.up) {
       try {
-        return await op(this.opts.redis);
+        return await this.withinDeadline(op(this.opts.redis));
       } catch (err) {
         if (!isOutage(err)) throw err;
         this.markDown(err);
@@ -197,6 +203,17 @@ export class FailoverStore implements SharedStore {
     }
     onFallback?.();
     return op(this.opts.memory);
+  }
+
+  /** The call's result, or a StoreDeadlineError (an outage) once `callTimeoutMs` pass; a late result or failure is dropped. */
+  private withinDeadline<T>(call: Promise<T>): Promise<T> {
+    const ms = this.opts.callTimeoutMs ?? 1_000;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StoreDeadlineError(ms)), ms);
+    });
+    call.catch(() => undefined);
+    return Promise.race([call, deadline]).finally(() => clearTimeout(timer));
   }
 
   private markDown(err: unknown): void {
@@ -273,6 +290,14 @@ export class FailoverStore implements SharedStore {
   private stopProbe(): void {
     if (this.probeTimer) clearInterval(this.probeTimer);
     this.probeTimer = undefined;
+  }
+}
+
+/** A shared-store call Redis did not answer within the deadline: treated as an outage (./errors.ts). */
+export class StoreDeadlineError extends Error {
+  override readonly name = 'StoreDeadlineError';
+  constructor(ms: number) {
+    super(`no answer from Redis within ${ms} ms (SHARED_STORE_CALL_TIMEOUT_MS)`);
   }
 }
 

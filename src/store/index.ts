@@ -30,6 +30,8 @@ export interface SharedStoreOptions extends RedisAddressOptions {
   heartbeatMs?: number;
   /** Whether this process counts among the replicas limits are divided by (API processes; default true). */
   countsAsReplica?: boolean;
+  /** Longest wait for one store call before it is served from memory and the outage begins. Default `commandTimeoutMs` (the runtime passes SHARED_STORE_CALL_TIMEOUT_MS). */
+  callTimeoutMs?: number;
 }
 
 /**
@@ -76,6 +78,7 @@ export async function createSharedStore(opts: SharedStoreOptions): Promise<Share
     connected,
     startError: lastError,
     probeIntervalMs: retryMaxDelayMs,
+    callTimeoutMs: opts.callTimeoutMs ?? opts.commandTimeoutMs,
     onActiveChange: opts.onActiveChange,
     replicas: opts.replicas,
     heartbeatMs: opts.heartbeatMs,

@@ -6,7 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { createLeaderboardService } from '../../src/services/leaderboards/service';
-import { createSharedKeyValueCache } from '../../src/store/keyv-cache';
+import { createSharedKeyValueCache } from '../../src/store/kv-cache';
 import { startApi, type TestApi } from '../helpers/api';
 import { testEnv } from '../helpers/env';
 import { waitFor } from '../helpers/store';
@@ -192,7 +192,7 @@ describe('response cache, invalidation, ETag and persisted queries', () => {
     // hash is unknown to the API, and the client's retry with the full text gets the policy's refusal.
     const tooManyAliases = `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: __typename`).join(' ')} }`;
     const hash = sha256(tooManyAliases);
-    const store = await createSharedKeyValueCache({ cacheStore: 'redis', url: testEnv.redisUrl, keyPrefix: `test:${storePrefix}:`, logger: pino({ level: 'silent' }) });
+    const store = createSharedKeyValueCache(a.store, { logger: pino({ level: 'silent' }) });
     try {
       await store.cache.set(`apq:${hash}`, tooManyAliases);
     } finally {

@@ -56,6 +56,10 @@ interface TestClusterOptions {
   viaNpm?: boolean;
   /** Default true: the edge and the replicas (test entry) only. False: jobs and indexer too, never the blog. */
   apiOnly?: boolean;
+  /** The DATABASE_URL the processes get, from the scratch database's (e.g. through a fault proxy). */
+  databaseUrl?: (scratchUrl: string) => string;
+  /** Environment that needs the replicas' ports (chosen here). */
+  portEnv?: (apiPorts: number[]) => Record<string, string>;
 }
 
 export async function startTestCluster(opts: TestClusterOptions): Promise<TestCluster> {
@@ -76,12 +80,13 @@ export async function startTestCluster(opts: TestClusterOptions): Promise<TestCl
       PAYLOAD_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
-      DATABASE_URL: scratch.url,
+      DATABASE_URL: opts.databaseUrl ? opts.databaseUrl(scratch.url) : scratch.url,
       SHARED_STORE_URL: testEnv.redisUrl!,
       CACHE_STORE: 'redis',
       SHARED_STORE_KEY_PREFIX: `test:edge:${randomUUID()}:`,
       INDEXER_DISABLED: 'true',
       ...opts.env,
+      ...opts.portEnv?.(Array.from({ length: opts.replicas }, (_, i) => base + 101 + i)),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

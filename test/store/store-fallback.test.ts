@@ -199,6 +199,23 @@ describe.skipIf(!hasRedisServer && !requireServices)('shared store fallback with
     expect(log.warnings()).toHaveLength(1);
   });
 
+  it('delivers, once Redis is back, on a channel whose SUBSCRIBE timed out on a hung Redis', async () => {
+    const server = await throwaway();
+    const keyPrefix = `t:${Math.random()}:`;
+    const log = captureLogger();
+    const listener = await open({ cacheStore: 'redis', url: server.url, keyPrefix, logger: log.logger, callTimeoutMs: 100 });
+    const publisher = await open({ cacheStore: 'redis', url: server.url, keyPrefix, logger: captureLogger().logger });
+    server.pause();
+    const received: string[] = [];
+    await listener.subscribe('late', (m) => received.push(m));
+    expect(listener.active).toBe('memory');
+    // The SUBSCRIBE itself fails (command timeout) while the server is stopped; the connection stays open.
+    await waitFor(() => debugCount(log, 'shared store: subscribe deferred until Redis is back') === 1, 5_000, 'the SUBSCRIBE to time out');
+    server.resume();
+    await waitFor(() => listener.active === 'redis', 5_000, 'recovery');
+    await waitFor(async () => (await publisher.publish('late', 'hello'), received.includes('hello')), 5_000, 'the message on the channel subscribed during the outage');
+  });
+
   it('keeps limits conservative: the fallback continues from the last Redis count and grants a share per replica', async () => {
     const server = await throwaway();
     const keyPrefix = `t:${Math.random()}:`;

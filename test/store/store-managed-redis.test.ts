@@ -1,12 +1,15 @@
 // The shared store through Redis Sentinel (with a failover) and through a 3-master Redis Cluster,
 // all real redis-server processes on free loopback ports started by this file.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBus, createSharedStore, type SharedStore } from '../../src/store';
+import { startApi, type TestApi } from '../helpers/api';
+import { createTestDb } from '../helpers/db';
 import { captureLogger, freePort, hasRedisServer, requireServices, waitFor } from '../helpers/store';
 
 const dir = mkdtempSync(join(tmpdir(), 'store-managed-redis-'));
@@ -50,6 +53,34 @@ async function openStore(url: string): Promise<SharedStore> {
   const store = await createSharedStore({ cacheStore: 'redis', url, keyPrefix: `managed-${process.pid}:`, logger: captureLogger().logger, connectTimeoutMs: 3_000, retryMaxDelayMs: 100 });
   stores.push(store);
   return store;
+}
+
+/**
+ * Issue 45 item 7: a query registered (automatic persisted queries) on one API replica is known by
+ * its hash on another, because the cache lives on the store's own connection on every topology.
+ */
+async function persistedQueryAcrossReplicas(url: string): Promise<void> {
+  const db = await createTestDb();
+  const replicas: TestApi[] = [];
+  try {
+    const prefix = randomUUID();
+    const env = { CACHE_STORE: 'redis', SHARED_STORE_URL: url };
+    for (let i = 0; i < 2; i++) replicas.push(await startApi({ db: db.db, storePrefix: prefix, store: 'memory', env }));
+    expect(replicas.map((r) => r.store.active)).toEqual(['redis', 'redis']);
+    const query = `query Registered${prefix.slice(0, 8)} { __typename }`;
+    const persistedQuery = { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') };
+    const post = async (api: TestApi, body: unknown) => {
+      const res = await fetch(`${api.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return (await res.json()) as { data?: unknown; errors?: Array<{ extensions?: { code?: string } }> };
+    };
+    const [a, b] = replicas as [TestApi, TestApi];
+    expect((await post(b, { extensions: { persistedQuery } })).errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expect(await post(a, { query, extensions: { persistedQuery } })).toEqual({ data: { __typename: 'Query' } });
+    expect(await post(b, { extensions: { persistedQuery } })).toEqual({ data: { __typename: 'Query' } });
+  } finally {
+    await Promise.all(replicas.map((r) => r.close()));
+    await db.cleanup();
+  }
 }
 
 afterAll(async () => {
@@ -140,6 +171,8 @@ describe.skipIf(!run)('shared store through Redis Sentinel', () => {
     expect((await store.hit('counter', 60_000)).count).toBe(3);
     await events.return();
   }, 45_000);
+
+  it('shares persisted queries between API replicas', () => persistedQueryAcrossReplicas(url), 30_000);
 });
 
 describe.skipIf(!run)('shared store through Redis Cluster', () => {
@@ -201,4 +234,6 @@ describe.skipIf(!run)('shared store through Redis Cluster', () => {
     expect((await events.next()).value).toEqual({ n: 2 });
     await events.return();
   }, 30_000);
+
+  it('shares persisted queries between API replicas', () => persistedQueryAcrossReplicas(url), 30_000);
 });

@@ -3,13 +3,12 @@
 // --response-cache=off: the GraphQL response cache never stores (every request executes).
 // --admission=off: without the admission layer (bench section "admission").
 import 'reflect-metadata';
-import { KeyvAdapter } from '@apollo/utils.keyvadapter';
-import Keyv from 'keyv';
 import { createRuntime } from '../../../src/runtime';
+import type { KeyValueCache } from '../../../src/store/kv-cache';
 import { compileWasmBaselineOnly, limitHeapGrowth } from '../../../src/runtime/heap';
 import { announce, benchConfig, benchLogger, flag } from './common';
 
-const neverStores = new Keyv<string>({ store: { get: () => undefined, set: () => true, delete: () => false, clear: () => undefined } });
+const neverStores: KeyValueCache = { get: async () => undefined, set: async () => undefined, delete: async () => false };
 
 // As src/main.ts runs it (src/runtime/process.ts).
 limitHeapGrowth();
@@ -20,7 +19,7 @@ const runtime = await createRuntime(benchConfig(), {
   version: 'bench',
   admission: flag('admission', 'on') !== 'off',
   leaderboardCacheTtlMs: Number(flag('cache-ttl', '30000')),
-  ...(flag('response-cache', 'on') === 'off' ? { responseCache: { cache: new KeyvAdapter(neverStores), backend: 'memory' as const, close: async () => undefined } } : {}),
+  ...(flag('response-cache', 'on') === 'off' ? { responseCache: { cache: neverStores, backend: 'memory' as const, close: async () => undefined } } : {}),
   listen: { port: 0, host: '127.0.0.1' },
   extraRoutes: (app) => {
     app.get('/bench/raw/trivial', async () => ({ data: { __typename: 'Query' } }));

@@ -1,6 +1,6 @@
 /** The response cache's local tier: this process's own fills are read from memory until the expiry they were written with; others' come from the shared cache. */
 import { describe, expect, it } from 'vitest';
-import { localFillsFirst, type KeyValueCache } from '../../src/store/keyv-cache';
+import { localFillsFirst, type KeyValueCache } from '../../src/store/kv-cache';
 import { until } from '../helpers/until';
 
 function sharedCache() {
