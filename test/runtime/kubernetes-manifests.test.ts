@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeConfig, EDGE_DEFAULTS } from '../../scripts/haproxy-config';
 import { loadConfig } from '../../src/config';
 import { SETTING_NAMES } from '../../src/config/settings';
+import { Registry } from 'prom-client';
 import { listenHealth } from '../../src/http/health-server';
 import { parseRoles, ROLES, type Role } from '../../src/roles';
 import { shutdownBoundMs } from '../../src/runtime/shutdown';
@@ -218,7 +219,7 @@ describe.runIf(run)('the Kubernetes manifests (deploy/kubernetes/, rendered by k
     beforeAll(async () => {
       api = await startApi();
       const stub = { system: { info: () => ({ status: 'ok' }) }, readiness: { check: async () => ({ ready: true, checks: {} }) } };
-      const server = await listenHealth(stub as never, { host: '127.0.0.1', port: 0 });
+      const server = await listenHealth({ services: stub as never, registry: new Registry() }, { host: '127.0.0.1', port: 0 });
       health = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
     });
     afterAll(async () => {
