@@ -32,6 +32,7 @@ import { registerOpenApi } from './openapi';
 import { registerBlogProxy } from './blog-proxy';
 import { registerSurfaces } from './surfaces';
 import { registerRouteSnapshot } from './route-hooks';
+import { registerTracing } from './tracing';
 import { registerConsole } from './console';
 import { restRoutes } from './rest';
 import './types';
@@ -55,6 +56,8 @@ export interface HttpAppDeps {
   blogUpstream?: string;
   /** Persisted queries and cached responses (the runtime passes the shared one); default: per process. */
   responseCache?: SharedKeyValueCache;
+  /** OpenTelemetry is on (OTEL_EXPORTER_OTLP_ENDPOINT): each request's span gets its route and a handler span. */
+  tracing?: boolean;
 }
 
 /** Builds the API app without listening (server.ts / main.ts listen; tests call it). */
@@ -77,6 +80,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
   });
   registerRouteSnapshot(app);
+  if (deps.tracing) registerTracing(app);
   await registerSecurity(app, { ...config.http, graphqlIde: config.graphql.ide });
   registerErrorHandling(app);
   registerMetrics(app, deps.metrics);
