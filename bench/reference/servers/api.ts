@@ -5,16 +5,18 @@
 import 'reflect-metadata';
 import { KeyvAdapter } from '@apollo/utils.keyvadapter';
 import Keyv from 'keyv';
-import { createRuntime } from '../../../src/runtime';
 import { compileWasmBaselineOnly, limitHeapGrowth } from '../../../src/runtime/heap';
 import { announce, benchConfig, benchLogger, flag } from './common';
 
 const neverStores = new Keyv<string>({ store: { get: () => undefined, set: () => true, delete: () => false, clear: () => undefined } });
 
-// As src/main.ts runs it (src/runtime/process.ts).
+// As src/main.ts runs it (src/runtime/process.ts): tracing (OTEL_EXPORTER_OTLP_ENDPOINT set) before the runtime's imports.
 limitHeapGrowth();
 compileWasmBaselineOnly();
-const runtime = await createRuntime(benchConfig(), {
+const config = benchConfig();
+if (config.tracing) (await import('../../../src/observability/tracing')).startTracing(config.tracing, 'platform-api');
+const { createRuntime } = await import('../../../src/runtime');
+const runtime = await createRuntime(config, {
   roles: new Set(['api']),
   logger: benchLogger(),
   version: 'bench',
