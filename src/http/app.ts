@@ -32,7 +32,6 @@ import { registerOpenApi } from './openapi';
 import { registerBlogProxy } from './blog-proxy';
 import { registerSurfaces } from './surfaces';
 import { registerRouteSnapshot } from './route-hooks';
-import { registerTracing } from './tracing';
 import { registerConsole } from './console';
 import { restRoutes } from './rest';
 import './types';
@@ -80,7 +79,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
   });
   registerRouteSnapshot(app);
-  if (deps.tracing) registerTracing(app);
+  // Imported only when on: with tracing off not even @opentelemetry/api is loaded.
+  if (deps.tracing) (await import('./tracing')).registerTracing(app);
   await registerSecurity(app, { ...config.http, graphqlIde: config.graphql.ide });
   registerErrorHandling(app);
   registerMetrics(app, deps.metrics);
