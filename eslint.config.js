@@ -30,6 +30,7 @@ export default tseslint.config(
     files: [
       'src/config/**',
       'cms/collections/BlogPosts/hooks/revalidate.ts',
+      'blog/instrumentation.ts',
       'blog/next.config.mjs',
       'test/**',
       'bench/**',

@@ -42,6 +42,8 @@ export function readBlogSettings(env?: Record<string, string | undefined>) {
     ci: blog.publishCi,
     media: blog.media,
     smtp: blog.smtp,
+    /** OpenTelemetry (OTEL_EXPORTER_OTLP_ENDPOINT); undefined: off. */
+    tracing: config.tracing,
   }
 }
 

@@ -88,6 +88,8 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
     logLevel: s.LOG_LEVEL,
     logFormat: s.LOG_FORMAT,
     dataDir: s.DATA_DIR,
+    /** OpenTelemetry traces (src/observability/tracing.ts); undefined: off. */
+    tracing: s.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? undefined : { endpoint: trimSlash(s.OTEL_EXPORTER_OTLP_ENDPOINT), protocol: s.OTEL_EXPORTER_OTLP_PROTOCOL, serviceName: s.OTEL_SERVICE_NAME },
     http: {
       port: s['GENERAL.PORT'],
       // Outside production a developer's instance answers this machine only; containers set 0.0.0.0.

@@ -57,6 +57,8 @@ export interface HttpAppDeps {
   blogUpstream?: string;
   /** Persisted queries and cached responses (the runtime passes the shared one); default: per process. */
   responseCache?: SharedKeyValueCache;
+  /** OpenTelemetry is on (OTEL_EXPORTER_OTLP_ENDPOINT): each request's span gets its route and a handler span. */
+  tracing?: boolean;
 }
 
 /** Builds the API app without listening (server.ts / main.ts listen; tests call it). */
@@ -79,6 +81,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
   });
   registerRouteSnapshot(app);
+  // Imported only when on: with tracing off not even @opentelemetry/api is loaded.
+  if (deps.tracing) (await import('./tracing')).registerTracing(app);
   await registerSecurity(app, { ...config.http, graphqlIde: config.graphql.ide });
   registerErrorHandling(app);
   const jsonDepth = createJsonDepthRule(config.input.jsonMaxDepth);

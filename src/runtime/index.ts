@@ -167,7 +167,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
     const socketIoRedis = { connect: (extra?: RedisOptions) => connectRedis(config.store, extra), keyPrefix: storeKeyPrefix };
     const responseCache = overrides.responseCache ?? createSharedKeyValueCache(store, { logger });
     shutdown.add('store', 'response cache', () => responseCache.close());
-    const app = await buildHttpApp({ config, logger, metrics, store, bus, services, schema, caps: overrides.caps, extraRoutes: overrides.extraRoutes, admission: overrides.admission, blogUpstream, socketIoRedis, responseCache });
+    const app = await buildHttpApp({ config, logger, metrics, store, bus, services, schema, caps: overrides.caps, extraRoutes: overrides.extraRoutes, admission: overrides.admission, blogUpstream, socketIoRedis, responseCache, tracing: config.tracing !== undefined });
     // Unready first (the edge's health checks stop routing here while requests are still served),
     // then the drain: requests end within the request timeout (answered 503 then); a little slack to flush them.
     shutdown.add('http', 'http server', async () => {

@@ -44,12 +44,15 @@ export async function runProcess(argv: string[], overrides: Omit<RuntimeOverride
     colorize: tty && process.stdout.hasColors(),
   });
   for (const { name, file } of devSecrets) logger.warn({ file }, `${name} is not set: using a development secret kept in ${file} (never generated on mainnet or in production)`);
+  // Before anything it instruments is imported (the pg check below, then the runtime).
+  const tracing = config.tracing ? (await import('../observability/tracing')).startTracing(config.tracing, `platform-${[...roles].join('-')}`) : null;
 
   let runtime: Runtime | null = null;
   let starting = true;
   let stopping: { reason: string; code: number; at: number } | null = null;
   const finish = async (): Promise<void> => {
     await runtime?.close();
+    await tracing?.shutdown().catch((err: unknown) => logger.warn({ err }, 'tracing: the last spans could not be sent'));
     logger.info({ reason: stopping!.reason, exitCode: stopping!.code, ms: Date.now() - stopping!.at }, 'stopped');
     process.exit(stopping!.code);
   };

@@ -3,17 +3,19 @@
 // --response-cache=off: the GraphQL response cache never stores (every request executes).
 // --admission=off: without the admission layer (bench section "admission").
 import 'reflect-metadata';
-import { createRuntime } from '../../../src/runtime';
 import type { KeyValueCache } from '../../../src/store/kv-cache';
 import { compileWasmBaselineOnly, limitHeapGrowth } from '../../../src/runtime/heap';
 import { announce, benchConfig, benchLogger, flag } from './common';
 
 const neverStores: KeyValueCache = { get: async () => undefined, set: async () => undefined, delete: async () => false };
 
-// As src/main.ts runs it (src/runtime/process.ts).
+// As src/main.ts runs it (src/runtime/process.ts): tracing (OTEL_EXPORTER_OTLP_ENDPOINT set) before the runtime's imports.
 limitHeapGrowth();
 compileWasmBaselineOnly();
-const runtime = await createRuntime(benchConfig(), {
+const config = benchConfig();
+if (config.tracing) (await import('../../../src/observability/tracing')).startTracing(config.tracing, 'platform-api');
+const { createRuntime } = await import('../../../src/runtime');
+const runtime = await createRuntime(config, {
   roles: new Set(['api']),
   logger: benchLogger(),
   version: 'bench',
