@@ -3,12 +3,12 @@ import { JSDOM } from 'jsdom'
 import { ValidationError, commitTransaction, createLocalReq, initTransaction, killTransaction, type Payload } from 'payload'
 import { otherPublishedIntros } from './collections/BlogPosts/intros'
 import { lexicalPlainText } from './collections/BlogPosts/hooks/plainText'
-import { blocking, checkEditorial, warnings } from './editorial/index'
+import { blocking, checkEditorial, editorDecides, warnings } from './editorial/index'
 import { readBlogSettings, type BlogSettings } from './settings'
 import { fetchImages, linkUploads, markImages, MAX_IMAGES_PER_ARTICLE, storeImages, type StoredImages } from './media/partner-images'
 import type { FetchedImage } from './media/fetch-image'
 import { deliveryIdOf, eventOf, fail, parseArticleDelivery } from './webhook/parse'
-import { holdForEditor } from './webhook/hold'
+import { holdForEditor, refusedByGate } from './webhook/gate'
 import { partnerPostData } from './webhook/post-data'
 import { refreshBlog } from './webhook/refresh'
 import type { ArticleDelivery, DeliveryFailure, DeliveryOutcome, DeliverySuccess } from './webhook/types'
@@ -125,7 +125,8 @@ export async function handleContentPartnerDelivery(
       const otherIntros = await otherPublishedIntros(payload, { slug: article.slug })
       const issues = checkEditorial({ ...article, bodyText: lexicalPlainText(content) }, { source: 'contentpartner', now: options.now, otherIntros })
       const errors = blocking(issues)
-      if (errors.length > 0) return serialized(() => holdForEditor(payload, article, content, errors))
+      if (editorDecides(errors)) return serialized(() => holdForEditor(payload, article, content, errors))
+      if (errors.length > 0) return refusedByGate(errors)
       const images = await collectImages(article, marked.images, settings)
       const written = await serialized(() => writeArticle(payload, article, content, images))
       return written.ok ? { ...written, warnings: [...(written.warnings ?? []), ...warnings(issues).map((w) => `${w.field}: ${w.message}`)] } : written

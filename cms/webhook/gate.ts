@@ -5,8 +5,20 @@ import { fail } from './parse'
 import { partnerPostData } from './post-data'
 import type { ArticleDelivery, DeliveryFailure } from './types'
 
+const reasons = (errors: readonly EditorialIssue[]) => errors.map((e) => ({ field: e.field, message: e.message, rule: e.code }))
+
 /**
- * A partner article the editorial gate refuses is not published and not lost: it is kept as a
+ * A partner article the editorial gate refuses for what the article itself is (form, length,
+ * filler, claims, dates): not published and nothing stored; the partner has the article and
+ * every reason, and sends it again corrected.
+ */
+export function refusedByGate(errors: readonly EditorialIssue[]): DeliveryFailure {
+  return fail('EDITORIAL_REJECTED', 'The article fails the editorial checks and was not published; nothing was stored: correct it and send it again.', reasons(errors))
+}
+
+/**
+ * A partner article the editorial gate refuses for what is already published (a repeated intro:
+ * the partner cannot see the other post, an editor decides) is not published and not lost: it is kept as a
  * draft post (a new one, or a new draft version of the partner's post with that slug, whose
  * published version stays live) carrying the gate's reasons in `editorialWarnings`, for an editor
  * to fix and publish in the admin. No delivery claim is recorded, so the partner may send a
@@ -19,13 +31,7 @@ export async function holdForEditor(payload: Payload, a: ArticleDelivery, conten
   if (current && current.source !== 'contentpartner') return fail('SLUG_TAKEN', `The slug "${a.slug}" belongs to an editor-written post.`)
   // The inline images' placeholders (markImages) are left out of the draft.
   linkUploads(content, () => undefined)
-  const data = {
-    ...partnerPostData(a, content, current),
-    // A check date that is no date cannot be stored: the editor enters it (the reasons name the claim).
-    claimLedger: a.claimLedger.map((c) => ({ ...c, checkedAt: Number.isNaN(Date.parse(c.checkedAt)) ? null : c.checkedAt })),
-    _status: 'draft' as const,
-    imageUrl: a.imageUrl ?? null,
-  }
+  const data = { ...partnerPostData(a, content, current), _status: 'draft' as const, imageUrl: a.imageUrl ?? null }
   const context = { source: 'contentpartner', disableRevalidate: true }
   const post = current
     ? await payload.update({ collection: 'blog_posts', id: current.id, data: data as never, draft: true, context })
@@ -33,7 +39,7 @@ export async function holdForEditor(payload: Payload, a: ArticleDelivery, conten
   const refused = fail(
     'EDITORIAL_REJECTED',
     `The article fails the editorial checks and was not published; it is kept as a draft (post ${post.id}) for an editor to fix and publish, or for a corrected delivery.`,
-    errors.map((e) => ({ field: e.field, message: e.message, rule: e.code })),
+    reasons(errors),
   )
   return { ...refused, draft: { postId: String(post.id), slug: a.slug } }
 }
