@@ -1,6 +1,6 @@
 /**
- * RSS 2.0 and Atom 1.0, built with xmlbuilder2 (as the sitemaps are), which escapes every text and
- * attribute value and drops the characters XML cannot carry. Partner titles, excerpts, authors and
+ * RSS 2.0 and Atom 1.0, built with xmlbuilder2 (as the sitemaps are), which escapes text and
+ * attribute values (all but one thing: `literal`) and drops the characters XML cannot carry. Partner titles, excerpts, authors and
  * tags are text, never markup: Atom says `type="text"`; RSS `description`, which readers treat
  * as HTML, gets the excerpt as HTML-escaped text (`xmlEscape`, the one place text becomes markup).
  * (Why not the `feed` package: see docs/decisions.md, "Feeds".)
@@ -52,36 +52,51 @@ export function xmlEscape(value: string): string {
 
 const RSS_NS = { atom: 'http://www.w3.org/2005/Atom', content: 'http://purl.org/rss/1.0/modules/content/' }
 
+/**
+ * xmlbuilder2 escapes `<`, `>` and `"`, but leaves an `&` that starts an entity (`&amp;`, `&lt;` …)
+ * as it is, so a partner's literal "it&amp;s" would read "it&s": every `&` of a value is escaped
+ * here first (then every `&` starts `&amp;`, which it keeps). Every text and attribute goes through `add`.
+ */
+const literal = (value: string): string => value.replace(/&/g, '&amp;')
+
 /** A document whose text and attributes lose what XML cannot carry (never an error on partner input). */
 const document = () => create({ version: '1.0', encoding: 'utf-8', invalidCharReplacement: '' })
+type Node = ReturnType<ReturnType<typeof document>['ele']>
+
+/** A child element with literal text (when given) and literal attributes. */
+function add(parent: Node, name: string, text?: string, attributes: Record<string, string> = {}): Node {
+  const el = parent.ele(name, Object.fromEntries(Object.entries(attributes).map(([k, v]) => [k, literal(v)])))
+  return text === undefined ? el : el.txt(literal(text))
+}
+
 const serialize = (doc: ReturnType<typeof document>): string => `${doc.end({ prettyPrint: true })}\n`
 
 export function renderRss(channel: FeedChannel, items: readonly FeedItem[]): string {
   const doc = document()
   const ch = doc.ele('rss', { version: '2.0', 'xmlns:atom': RSS_NS.atom, 'xmlns:content': RSS_NS.content }).ele('channel')
-  ch.ele('title').txt(channel.title)
-  ch.ele('link').txt(channel.link)
-  ch.ele('description').txt(channel.description)
-  ch.ele('language').txt(channel.language)
-  ch.ele('copyright').txt(channel.copyright)
-  ch.ele('generator').txt(channel.generator)
-  ch.ele('lastBuildDate').txt(channel.updated.toUTCString())
-  ch.ele('atom:link', { href: channel.rssUrl, rel: 'self', type: 'application/rss+xml' })
-  const image = ch.ele('image')
-  image.ele('url').txt(channel.imageUrl)
-  image.ele('title').txt(channel.title)
-  image.ele('link').txt(channel.link)
+  add(ch, 'title', channel.title)
+  add(ch, 'link', channel.link)
+  add(ch, 'description', channel.description)
+  add(ch, 'language', channel.language)
+  add(ch, 'copyright', channel.copyright)
+  add(ch, 'generator', channel.generator)
+  add(ch, 'lastBuildDate', channel.updated.toUTCString())
+  add(ch, 'atom:link', undefined, { href: channel.rssUrl, rel: 'self', type: 'application/rss+xml' })
+  const image = add(ch, 'image')
+  add(image, 'url', channel.imageUrl)
+  add(image, 'title', channel.title)
+  add(image, 'link', channel.link)
   for (const item of items) {
-    const it = ch.ele('item')
-    it.ele('title').txt(item.title)
-    it.ele('link').txt(item.url)
-    it.ele('guid', { isPermaLink: 'true' }).txt(item.url)
-    it.ele('pubDate').txt(item.published.toUTCString())
-    it.ele('description').txt(xmlEscape(item.summary))
-    it.ele('content:encoded').txt(item.contentHtml)
-    it.ele('author').txt(`${item.author.email} (${item.author.name})`)
-    for (const tag of item.tags) it.ele('category').txt(tag)
-    if (item.image) it.ele('enclosure', { url: item.image.url, length: String(item.image.bytes), type: item.image.mimeType })
+    const it = add(ch, 'item')
+    add(it, 'title', item.title)
+    add(it, 'link', item.url)
+    add(it, 'guid', item.url, { isPermaLink: 'true' })
+    add(it, 'pubDate', item.published.toUTCString())
+    add(it, 'description', xmlEscape(item.summary))
+    add(it, 'content:encoded', item.contentHtml)
+    add(it, 'author', `${item.author.email} (${item.author.name})`)
+    for (const tag of item.tags) add(it, 'category', tag)
+    if (item.image) add(it, 'enclosure', undefined, { url: item.image.url, length: String(item.image.bytes), type: item.image.mimeType })
   }
   return serialize(doc)
 }
@@ -89,29 +104,29 @@ export function renderRss(channel: FeedChannel, items: readonly FeedItem[]): str
 export function renderAtom(channel: FeedChannel, items: readonly FeedItem[]): string {
   const doc = document()
   const feed = doc.ele('feed', { xmlns: RSS_NS.atom, 'xml:lang': channel.language })
-  feed.ele('id').txt(channel.link)
-  feed.ele('title', { type: 'text' }).txt(channel.title)
-  feed.ele('subtitle', { type: 'text' }).txt(channel.description)
-  feed.ele('updated').txt(channel.updated.toISOString())
-  feed.ele('link', { rel: 'alternate', href: channel.link })
-  feed.ele('link', { rel: 'self', href: channel.atomUrl })
-  feed.ele('logo').txt(channel.imageUrl)
-  feed.ele('rights').txt(channel.copyright)
-  feed.ele('generator').txt(channel.generator)
+  add(feed, 'id', channel.link)
+  add(feed, 'title', channel.title, { type: 'text' })
+  add(feed, 'subtitle', channel.description, { type: 'text' })
+  add(feed, 'updated', channel.updated.toISOString())
+  add(feed, 'link', undefined, { rel: 'alternate', href: channel.link })
+  add(feed, 'link', undefined, { rel: 'self', href: channel.atomUrl })
+  add(feed, 'logo', channel.imageUrl)
+  add(feed, 'rights', channel.copyright)
+  add(feed, 'generator', channel.generator)
   for (const item of items) {
-    const entry = feed.ele('entry')
-    entry.ele('title', { type: 'text' }).txt(item.title)
-    entry.ele('id').txt(item.url)
-    entry.ele('link', { rel: 'alternate', href: item.url })
-    entry.ele('updated').txt(item.updated.toISOString())
-    entry.ele('published').txt(item.published.toISOString())
-    entry.ele('summary', { type: 'text' }).txt(item.summary)
-    entry.ele('content', { type: 'html' }).txt(item.contentHtml)
-    const author = entry.ele('author')
-    author.ele('name').txt(item.author.name)
-    author.ele('email').txt(item.author.email)
-    for (const tag of item.tags) entry.ele('category', { term: tag, label: tag })
-    if (item.image) entry.ele('link', { rel: 'enclosure', href: item.image.url, type: item.image.mimeType, length: String(item.image.bytes) })
+    const entry = add(feed, 'entry')
+    add(entry, 'title', item.title, { type: 'text' })
+    add(entry, 'id', item.url)
+    add(entry, 'link', undefined, { rel: 'alternate', href: item.url })
+    add(entry, 'updated', item.updated.toISOString())
+    add(entry, 'published', item.published.toISOString())
+    add(entry, 'summary', item.summary, { type: 'text' })
+    add(entry, 'content', item.contentHtml, { type: 'html' })
+    const author = add(entry, 'author')
+    add(author, 'name', item.author.name)
+    add(author, 'email', item.author.email)
+    for (const tag of item.tags) add(entry, 'category', undefined, { term: tag, label: tag })
+    if (item.image) add(entry, 'link', undefined, { rel: 'enclosure', href: item.image.url, type: item.image.mimeType, length: String(item.image.bytes) })
   }
   return serialize(doc)
 }
