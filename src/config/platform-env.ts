@@ -1,5 +1,3 @@
-import type { Config } from './index';
-
 /**
  * The platform's NODE_ENV, handed to every process it starts. Frameworks set NODE_ENV for
  * themselves (`next start` runs with NODE_ENV=production even on a development machine), so the
@@ -10,7 +8,7 @@ import type { Config } from './index';
 export const PLATFORM_NODE_ENV = 'PLATFORM_NODE_ENV';
 
 /** What a child process needs on top of its environment to see the settings as this process does. */
-export function childProcessEnv(config: Pick<Config, 'nodeEnv'>): Record<string, string> {
+export function childProcessEnv(config: { nodeEnv: string }): Record<string, string> {
   return { [PLATFORM_NODE_ENV]: config.nodeEnv };
 }
 
