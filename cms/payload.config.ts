@@ -62,5 +62,7 @@ export default buildConfig({
   sharp,
   graphQL: { disable: true },
   telemetry: false,
+  // Off a terminal (the platform relays the blog's output into its own log), pino's JSON lines, not colours.
+  ...(process.stdout.isTTY ? {} : { logger: { options: {}, destination: process.stdout } }),
   typescript: { outputFile: path.resolve(dirname, 'payload-types.ts'), autoGenerate: false },
 })

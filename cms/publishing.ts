@@ -1,12 +1,15 @@
 import { convertHTMLToLexical, editorConfigFactory } from '@payloadcms/richtext-lexical'
 import { JSDOM } from 'jsdom'
 import { ValidationError, commitTransaction, createLocalReq, initTransaction, killTransaction, type Payload } from 'payload'
+import { otherPublishedIntros } from './collections/BlogPosts/intros'
 import { lexicalPlainText } from './collections/BlogPosts/hooks/plainText'
-import { blocking, checkEditorial, warnings } from './editorial/index'
+import { blocking, checkEditorial, editorDecides, warnings } from './editorial/index'
 import { readBlogSettings, type BlogSettings } from './settings'
 import { fetchImages, linkUploads, markImages, MAX_IMAGES_PER_ARTICLE, storeImages, type StoredImages } from './media/partner-images'
 import type { FetchedImage } from './media/fetch-image'
 import { deliveryIdOf, eventOf, fail, parseArticleDelivery } from './webhook/parse'
+import { holdForEditor, refusedByGate } from './webhook/gate'
+import { partnerPostData } from './webhook/post-data'
 import { refreshBlog } from './webhook/refresh'
 import type { ArticleDelivery, DeliveryFailure, DeliveryOutcome, DeliverySuccess } from './webhook/types'
 
@@ -119,17 +122,17 @@ export async function handleContentPartnerDelivery(
       if (await deliveryExists(payload, article.deliveryId)) return duplicateOf(article)
       const marked = markImages(article.html)
       const content = convertHTMLToLexical({ editorConfig: await editorConfigOf(payload), html: marked.html, JSDOM })
-      const issues = checkEditorial({ ...article, bodyText: lexicalPlainText(content) }, { source: 'contentpartner', now: options.now })
+      const otherIntros = await otherPublishedIntros(payload, { slug: article.slug })
+      const issues = checkEditorial({ ...article, bodyText: lexicalPlainText(content) }, { source: 'contentpartner', now: options.now, otherIntros })
       const errors = blocking(issues)
-      if (errors.length > 0) {
-        return fail('EDITORIAL_REJECTED', 'The article fails the editorial checks.', errors.map((e) => ({ field: e.field, message: e.message })))
-      }
+      if (editorDecides(errors)) return serialized(() => holdForEditor(payload, article, content, errors))
+      if (errors.length > 0) return refusedByGate(errors)
       const images = await collectImages(article, marked.images, settings)
       const written = await serialized(() => writeArticle(payload, article, content, images))
       return written.ok ? { ...written, warnings: [...(written.warnings ?? []), ...warnings(issues).map((w) => `${w.field}: ${w.message}`)] } : written
     })
     if (!result.ok || result.code === 'duplicate') return result
-    return { ...result, refresh: await refreshBlog(settings, article.slug, options.fetch) }
+    return { ...result, refresh: await refreshBlog(settings, article.slug, options.fetch, payload.logger) }
   } catch (err) {
     payload.logger.error({ err, deliveryId: article.deliveryId }, 'contentpartner delivery failed')
     return fail('INTERNAL', 'The article could not be stored.')
@@ -172,23 +175,10 @@ async function writeArticle(
   }
 
   const data = {
+    ...partnerPostData(a, content, current),
     _status: 'published' as const,
-    title: a.title,
-    slug: a.slug,
-    excerpt: a.excerpt,
-    seoDescription: a.seoDescription,
-    content,
-    tags: a.tags,
-    author: a.author,
     // A fetched image_url becomes the hero (served from /blog/assets/blog/db/); one that failed is not linked.
     imageUrl: null,
-    publishedAt: a.publishedAt ?? current?.publishedAt ?? new Date().toISOString(),
-    searchIntent: a.searchIntent ?? null,
-    primaryAudience: a.primaryAudience ?? null,
-    platformAngle: a.platformAngle ?? null,
-    internalLinks: a.internalLinks,
-    claimLedger: a.claimLedger,
-    source: 'contentpartner' as const,
   }
   const context = { source: 'contentpartner', disableRevalidate: true }
   // The delivery claim and the post are one transaction: a crash or a refusal leaves neither.

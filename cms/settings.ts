@@ -14,8 +14,9 @@ const trimSlash = (s: string): string => s.replace(/\/+$/, '')
 
 /**
  * The one settings schema (src/config), without the start-up requirements: the process that
- * started this one (src/main.ts or scripts/blog-serve.ts) checked those, and the blog runs under
- * NODE_ENV=production even on a development machine. Bad values still throw a ConfigError.
+ * started this one (src/main.ts or scripts/blog-serve.ts) checked those. The blog runs under Next's
+ * NODE_ENV=production even on a development machine; loadConfig reads the platform's own from
+ * PLATFORM_NODE_ENV, which that process hands down. Bad values still throw a ConfigError.
  */
 function blogConfig(env?: Record<string, string | undefined>): Config {
   return loadConfig({ env, requireDeploymentSettings: false })

@@ -10,7 +10,7 @@ import { setPriority } from 'node:os'
 import { createInterface } from 'node:readline'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ConfigError, loadConfig, type Config } from '../src/config'
+import { childProcessEnv, ConfigError, loadConfig, type Config } from '../src/config'
 import { withDevelopmentSecrets } from '../src/config/development-secrets'
 import { scriptNodeArgs } from '../src/runtime/script-command'
 import { BLOG_DELIVERY_PATH, BLOG_PUBLISHED_POSTS_PATH } from '../src/surfaces/shared/blog-webhook'
@@ -32,7 +32,8 @@ try {
 const port = String(config.blog.port)
 // The children parse the same inputs (env files included). Plain-Node Payload has no Next dev
 // server to follow: no HMR websocket (it would dial localhost:3000).
-const env = { ...process.env, ...config.sourceEnv, NEXT_TELEMETRY_DISABLED: '1', DISABLE_PAYLOAD_HMR: 'true' }
+// Next sets NODE_ENV for itself: the platform's own travels as PLATFORM_NODE_ENV (src/config/platform-env.ts).
+const env = { ...process.env, ...config.sourceEnv, ...childProcessEnv(config), NEXT_TELEMETRY_DISABLED: '1', DISABLE_PAYLOAD_HMR: 'true' }
 
 let current: ChildProcess | null = null
 let stopping = false
@@ -95,9 +96,9 @@ async function step(label: string, args: string[], opts: RunOptions = {}): Promi
 }
 
 await step('migrations', scriptNodeArgs('blog-migrate'))
-console.log('blog: migrations applied')
-// The supervising platform process logs it (npm run start:cluster starts the API replicas then).
-process.send?.({ type: 'blog-migrated' })
+// A supervising platform process logs it (npm run start:cluster starts the API replicas then).
+if (process.send) process.send({ type: 'blog-migrated' })
+else console.log('blog: migrations applied')
 const distDir = config.blog.distDir
 const hasBuild = existsSync(path.join(root, 'blog', distDir, 'BUILD_ID'))
 if (!config.blog.buildOnStart) {
@@ -121,12 +122,12 @@ process.exit(stopping ? 0 : code)
 
 /**
  * A standalone build laid out at the root (the image: blog/server.js beside blog/.next) runs its own
- * server, on GENERAL_HOST; otherwise `next start`.
+ * server, otherwise `next start`; either listens on GENERAL_HOST, as the API does (127.0.0.1 outside production).
  */
 function serverCommand(): [string[], RunOptions] {
   const standalone = path.join(root, 'blog', 'server.js')
   const extraEnv = { NODE_ENV: 'production' }
-  if (!existsSync(standalone)) return [[nextBin, 'start', 'blog', '-p', port], { extraEnv }]
+  if (!existsSync(standalone)) return [[nextBin, 'start', 'blog', '-p', port, '-H', config.http.host], { extraEnv }]
   return [[standalone], { extraEnv: { ...extraEnv, PORT: port, HOSTNAME: config.http.host } }]
 }
 

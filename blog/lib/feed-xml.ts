@@ -1,8 +1,11 @@
 /**
- * RSS 2.0 and Atom 1.0 serialization with one escaping rule for every value we did not write
- * ourselves: partner titles, excerpts, authors and tags are text, never markup.
+ * RSS 2.0 and Atom 1.0, built with xmlbuilder2 (as the sitemaps are), which escapes text and
+ * attribute values (all but one thing: `literal`) and drops the characters XML cannot carry. Partner titles, excerpts, authors and
+ * tags are text, never markup: Atom says `type="text"`; RSS `description`, which readers treat
+ * as HTML, gets the excerpt as HTML-escaped text (`xmlEscape`, the one place text becomes markup).
  * (Why not the `feed` package: see docs/decisions.md, "Feeds".)
  */
+import { create } from 'xmlbuilder2'
 
 export interface FeedChannel {
   title: string
@@ -36,7 +39,7 @@ export interface FeedItem {
 // XML 1.0 forbids most control characters and lone surrogates; a partner's JSON can carry them.
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
 
-/** Escaped character data or attribute value: safe inside any element or quoted attribute. */
+/** Text as markup (HTML or XML): escaped, without the characters XML cannot carry. */
 export function xmlEscape(value: string): string {
   return value
     .replace(NOT_XML_CHAR, '')
@@ -47,83 +50,83 @@ export function xmlEscape(value: string): string {
     .replace(/'/g, '&apos;')
 }
 
-/** Plain text as HTML (for RSS `description`, which readers treat as HTML). */
-const textAsHtml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+const RSS_NS = { atom: 'http://www.w3.org/2005/Atom', content: 'http://purl.org/rss/1.0/modules/content/' }
 
-const el = (name: string, value: string, attrs = ''): string => `<${name}${attrs}>${xmlEscape(value)}</${name}>`
+/**
+ * xmlbuilder2 escapes `<`, `>` and `"`, but leaves an `&` that starts an entity (`&amp;`, `&lt;` …)
+ * as it is, so a partner's literal "it&amp;s" would read "it&s": every `&` of a value is escaped
+ * here first (then every `&` starts `&amp;`, which it keeps). Every text and attribute goes through `add`.
+ */
+const literal = (value: string): string => value.replace(/&/g, '&amp;')
+
+/** A document whose text and attributes lose what XML cannot carry (never an error on partner input). */
+const document = () => create({ version: '1.0', encoding: 'utf-8', invalidCharReplacement: '' })
+type Node = ReturnType<ReturnType<typeof document>['ele']>
+
+/** A child element with literal text (when given) and literal attributes. */
+function add(parent: Node, name: string, text?: string, attributes: Record<string, string> = {}): Node {
+  const el = parent.ele(name, Object.fromEntries(Object.entries(attributes).map(([k, v]) => [k, literal(v)])))
+  return text === undefined ? el : el.txt(literal(text))
+}
+
+const serialize = (doc: ReturnType<typeof document>): string => `${doc.end({ prettyPrint: true })}\n`
 
 export function renderRss(channel: FeedChannel, items: readonly FeedItem[]): string {
-  const entries = items.map((item) =>
-    [
-      '    <item>',
-      `      ${el('title', item.title)}`,
-      `      ${el('link', item.url)}`,
-      `      ${el('guid', item.url, ' isPermaLink="true"')}`,
-      `      ${el('pubDate', item.published.toUTCString())}`,
-      `      ${el('description', textAsHtml(item.summary))}`,
-      `      ${el('content:encoded', item.contentHtml)}`,
-      `      ${el('author', `${item.author.email} (${item.author.name})`)}`,
-      ...item.tags.map((t) => `      ${el('category', t)}`),
-      ...(item.image
-        ? [`      <enclosure url="${xmlEscape(item.image.url)}" length="${item.image.bytes}" type="${xmlEscape(item.image.mimeType)}"/>`]
-        : []),
-      '    </item>',
-    ].join('\n'),
-  )
-  return [
-    '<?xml version="1.0" encoding="utf-8"?>',
-    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
-    '  <channel>',
-    `    ${el('title', channel.title)}`,
-    `    ${el('link', channel.link)}`,
-    `    ${el('description', channel.description)}`,
-    `    ${el('language', channel.language)}`,
-    `    ${el('copyright', channel.copyright)}`,
-    `    ${el('generator', channel.generator)}`,
-    `    ${el('lastBuildDate', channel.updated.toUTCString())}`,
-    `    <atom:link href="${xmlEscape(channel.rssUrl)}" rel="self" type="application/rss+xml"/>`,
-    `    <image>${el('url', channel.imageUrl)}${el('title', channel.title)}${el('link', channel.link)}</image>`,
-    ...entries,
-    '  </channel>',
-    '</rss>',
-    '',
-  ].join('\n')
+  const doc = document()
+  const ch = doc.ele('rss', { version: '2.0', 'xmlns:atom': RSS_NS.atom, 'xmlns:content': RSS_NS.content }).ele('channel')
+  add(ch, 'title', channel.title)
+  add(ch, 'link', channel.link)
+  add(ch, 'description', channel.description)
+  add(ch, 'language', channel.language)
+  add(ch, 'copyright', channel.copyright)
+  add(ch, 'generator', channel.generator)
+  add(ch, 'lastBuildDate', channel.updated.toUTCString())
+  add(ch, 'atom:link', undefined, { href: channel.rssUrl, rel: 'self', type: 'application/rss+xml' })
+  const image = add(ch, 'image')
+  add(image, 'url', channel.imageUrl)
+  add(image, 'title', channel.title)
+  add(image, 'link', channel.link)
+  for (const item of items) {
+    const it = add(ch, 'item')
+    add(it, 'title', item.title)
+    add(it, 'link', item.url)
+    add(it, 'guid', item.url, { isPermaLink: 'true' })
+    add(it, 'pubDate', item.published.toUTCString())
+    add(it, 'description', xmlEscape(item.summary))
+    add(it, 'content:encoded', item.contentHtml)
+    add(it, 'author', `${item.author.email} (${item.author.name})`)
+    for (const tag of item.tags) add(it, 'category', tag)
+    if (item.image) add(it, 'enclosure', undefined, { url: item.image.url, length: String(item.image.bytes), type: item.image.mimeType })
+  }
+  return serialize(doc)
 }
 
 export function renderAtom(channel: FeedChannel, items: readonly FeedItem[]): string {
-  const entries = items.map((item) =>
-    [
-      '  <entry>',
-      `    ${el('title', item.title, ' type="text"')}`,
-      `    ${el('id', item.url)}`,
-      `    <link rel="alternate" href="${xmlEscape(item.url)}"/>`,
-      `    ${el('updated', item.updated.toISOString())}`,
-      `    ${el('published', item.published.toISOString())}`,
-      `    ${el('summary', item.summary, ' type="text"')}`,
-      `    ${el('content', item.contentHtml, ' type="html"')}`,
-      `    <author>${el('name', item.author.name)}${el('email', item.author.email)}</author>`,
-      ...item.tags.map((t) => `    <category term="${xmlEscape(t)}" label="${xmlEscape(t)}"/>`),
-      ...(item.image
-        ? [`    <link rel="enclosure" href="${xmlEscape(item.image.url)}" type="${xmlEscape(item.image.mimeType)}" length="${item.image.bytes}"/>`]
-        : []),
-      '  </entry>',
-    ].join('\n'),
-  )
-  return [
-    '<?xml version="1.0" encoding="utf-8"?>',
-    `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${xmlEscape(channel.language)}">`,
-    `  ${el('id', channel.link)}`,
-    `  ${el('title', channel.title, ' type="text"')}`,
-    `  ${el('subtitle', channel.description, ' type="text"')}`,
-    `  ${el('updated', channel.updated.toISOString())}`,
-    `  <link rel="alternate" href="${xmlEscape(channel.link)}"/>`,
-    `  <link rel="self" href="${xmlEscape(channel.atomUrl)}"/>`,
-    `  ${el('logo', channel.imageUrl)}`,
-    `  ${el('rights', channel.copyright)}`,
-    `  ${el('generator', channel.generator)}`,
-    ...entries,
-    '</feed>',
-    '',
-  ].join('\n')
+  const doc = document()
+  const feed = doc.ele('feed', { xmlns: RSS_NS.atom, 'xml:lang': channel.language })
+  add(feed, 'id', channel.link)
+  add(feed, 'title', channel.title, { type: 'text' })
+  add(feed, 'subtitle', channel.description, { type: 'text' })
+  add(feed, 'updated', channel.updated.toISOString())
+  add(feed, 'link', undefined, { rel: 'alternate', href: channel.link })
+  add(feed, 'link', undefined, { rel: 'self', href: channel.atomUrl })
+  add(feed, 'logo', channel.imageUrl)
+  add(feed, 'rights', channel.copyright)
+  add(feed, 'generator', channel.generator)
+  for (const item of items) {
+    const entry = add(feed, 'entry')
+    add(entry, 'title', item.title, { type: 'text' })
+    add(entry, 'id', item.url)
+    add(entry, 'link', undefined, { rel: 'alternate', href: item.url })
+    add(entry, 'updated', item.updated.toISOString())
+    add(entry, 'published', item.published.toISOString())
+    add(entry, 'summary', item.summary, { type: 'text' })
+    add(entry, 'content', item.contentHtml, { type: 'html' })
+    const author = add(entry, 'author')
+    add(author, 'name', item.author.name)
+    add(author, 'email', item.author.email)
+    for (const tag of item.tags) add(entry, 'category', undefined, { term: tag, label: tag })
+    if (item.image) add(entry, 'link', undefined, { rel: 'enclosure', href: item.image.url, type: item.image.mimeType, length: String(item.image.bytes) })
+  }
+  return serialize(doc)
 }

@@ -25,6 +25,17 @@ export function checkEditorial(input: EditorialInput, ctx: EditorialContext = {}
   )
 }
 
+/**
+ * Blocking rules that compare the article with the other published posts, not the article alone:
+ * a partner cannot see or settle them, so a partner article they refuse is kept for an editor.
+ */
+const EDITOR_DECIDES = new Set(['intro_repeated'])
+
+/** Whether an editor, not the partner, settles these blocking issues (every one compares with other posts). */
+export function editorDecides(errors: readonly EditorialIssue[]): boolean {
+  return errors.length > 0 && errors.every((e) => EDITOR_DECIDES.has(e.code))
+}
+
 export function blocking(issues: readonly EditorialIssue[]): EditorialIssue[] {
   return issues.filter((i) => i.severity === 'error')
 }

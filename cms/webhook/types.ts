@@ -32,7 +32,16 @@ export interface DeliveryFailure {
   /** Stable machine code. */
   code: WebhookFailureCode
   message: string
-  details?: { field: string; message: string }[]
+  /** Per field; `rule` is the editorial rule's code (cms/editorial/rules.ts) on `EDITORIAL_REJECTED`. */
+  details?: { field: string; message: string; rule?: string }[]
+  /** `EDITORIAL_REJECTED` by the gate: the article was not published; it is kept as this draft for an editor. */
+  draft?: HeldDraft
+}
+
+/** A refused partner article kept as a draft post, the gate's reasons in its `editorialWarnings`. */
+export interface HeldDraft {
+  postId: string
+  slug: string
 }
 
 /** A validated `article.published` delivery. */

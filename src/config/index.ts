@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { readLayeredEnv } from './env-files';
+import { withPlatformNodeEnv } from './platform-env';
 import { DEFAULT_APP_URL, SETTING_NAMES, settingsSchema, startupSettingsSchema, type Settings } from './settings';
 import { normalizeSuiAddress } from '@mysten/sui/utils';
 import { toOrigin } from './values';
 
 export { SETTINGS, MAINNET_REQUIRED } from './settings';
+export { childProcessEnv, PLATFORM_NODE_ENV } from './platform-env';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -36,8 +38,7 @@ export interface LoadConfigOptions {
   envDir?: string;
   /**
    * false: check every value but require nothing. For the CMS and the blog, whose process was
-   * started by one that validated fully (src/main.ts or scripts/blog-serve.ts) and which run
-   * under NODE_ENV=production even on a development machine. Default true.
+   * started by one that validated fully (src/main.ts or scripts/blog-serve.ts). Default true.
    */
   requireDeploymentSettings?: boolean;
 }
@@ -47,7 +48,7 @@ export interface LoadConfigOptions {
  * problem is collected into one ConfigError (src/main.ts exits 78 with it).
  */
 export function loadConfig(opts: LoadConfigOptions = {}): Config {
-  const { env: merged, files } = readLayeredEnv(opts.envDir ?? 'env', opts.env ?? process.env);
+  const { env: merged, files } = readLayeredEnv(opts.envDir ?? 'env', withPlatformNodeEnv(opts.env ?? process.env));
   const given = (key: string): string | undefined => {
     const v = merged[key]?.trim();
     return v === undefined || v === '' ? undefined : v;
@@ -79,7 +80,8 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
 }
 
 function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourceEnv: Record<string, string>) {
-  const appUrl = s.APP_URL ?? DEFAULT_APP_URL;
+  // This machine at the port the API listens on (3000 when it is chosen at start, port 0).
+  const appUrl = s.APP_URL ?? (s['GENERAL.PORT'] === 0 ? DEFAULT_APP_URL : `http://localhost:${s['GENERAL.PORT']}`);
   const blogUrl = trimSlash(s.BLOG_URL ?? `${trimSlash(appUrl)}/blog`);
   const production = s.NODE_ENV === 'production';
   return {

@@ -217,7 +217,7 @@ export const SETTINGS = {
     { unset: 'the API replicas seen by a heartbeat in Redis (jobs and indexer processes do not count; one that never reached Redis counts 1)' },
   ),
 
-  APP_URL: setting(url().optional(), 'Public URL of the app; its origin is allowed by CORS and the blog lives under it. Its default assumes port 3000: set it when `GENERAL.PORT` differs.', { unset: '`http://localhost:3000` (refused on mainnet)' }),
+  APP_URL: setting(url().optional(), 'Public URL of the app; its origin is allowed by CORS and the blog lives under it (`BLOG_URL`, and through it the revalidation the CMS calls after a publish, default from it).', { unset: '`http://localhost:<GENERAL.PORT>` (3000 when the port is 0; refused on mainnet)' }),
   BLOG_URL: setting(url().optional(), 'Public blog root.', { unset: '`APP_URL` + `/blog`' }),
   DOCS_URL: setting(url().optional(), 'Docs root, for the web surfaces: the API serves `/sitemap_index.xml` (app, blog and docs sitemaps on mainnet, none elsewhere), the app sitemap `/sitemap.xml`, `/robots.txt` (per network), `/llms.txt` and the 301s of the legacy app routes at its root; `npm run surfaces:audit` checks a deployment against the rules in `src/surfaces/`.', { unset: '`APP_URL` + `/docs`' }),
   HOUSE_URL: setting(url().optional(), 'The secondary (house) site\'s root.', { unset: 'the deployment has none' }),
@@ -244,7 +244,7 @@ export const SETTINGS = {
   BLOG_SOCIAL_NETWORK_URL: setting(url().default('https://x.com/platform'), 'Social network link in the blog\'s footer and call to action.'),
   BLOG_MEDIA_MAX_BYTES: setting(int({ min: 1 }).default(5 * 1024 * 1024), 'Largest partner image fetched into the media collection.'),
   BLOG_MEDIA_FETCH_TIMEOUT_MS: setting(int({ min: 1 }).default(5000), 'Time budget of one partner image fetch.'),
-  BLOG_MEDIA_ALLOW_PRIVATE_HOSTS: setting(bool().default(false), 'Partner images from loopback/private hosts (test fixtures); ignored when `NODE_ENV=production`.'),
+  BLOG_MEDIA_ALLOW_PRIVATE_HOSTS: setting(bool().default(false), 'Partner images from loopback/private hosts (test fixtures); ignored when `NODE_ENV=production` (the platform\'s, which the blog process is handed: `next start` runs it under its own NODE_ENV).'),
 
   SMTP_HOST: setting(text().optional(), 'Mail server of editor mail (password resets) and email verification.', { unset: 'no mail is sent (each mail is logged instead)' }),
   SMTP_PORT: setting(int({ min: 1, max: 65535 }).default(587), 'Mail server port.'),

@@ -1,29 +1,31 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Counter, Gauge } from 'prom-client';
-import type { Config } from '../config';
+import { childProcessEnv, type Config } from '../config';
 import type { Logger } from '../observability/logger';
 import type { Metrics } from '../observability/metrics';
+import { relayBlogLine } from './blog-output';
 import { scriptNodeArgs } from './script-command';
 import { superviseProcess, type SupervisedCommand, type SupervisionPolicy, type Supervisor } from './supervisor';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The `blog` role's process: migrations, a first build when none exists, then `next start`. */
-function blogCommand(config: Pick<Config, 'blog' | 'dataDir' | 'sourceEnv'>): SupervisedCommand {
+function blogCommand(config: Pick<Config, 'blog' | 'dataDir' | 'sourceEnv' | 'nodeEnv'>): SupervisedCommand {
   return {
     command: process.execPath,
     args: scriptNodeArgs('blog-serve'),
     cwd: ROOT,
     // The child inherits this process's environment plus the settings it was configured from (env
-    // files included), so the blog and its CMS parse exactly what was validated here.
+    // files included), so the blog and its CMS parse exactly what was validated here, with this
+    // process's NODE_ENV whatever their framework sets (PLATFORM_NODE_ENV).
     // eslint-disable-next-line no-restricted-properties -- the blog child inherits this process's environment
-    env: { ...process.env, ...config.sourceEnv, BLOG_PORT: String(config.blog.port), DATA_DIR: config.dataDir },
+    env: { ...process.env, ...config.sourceEnv, ...childProcessEnv(config), BLOG_PORT: String(config.blog.port), DATA_DIR: config.dataDir },
   };
 }
 
 export interface BlogRoleOptions {
-  config: Pick<Config, 'blog' | 'dataDir' | 'sourceEnv'>;
+  config: Pick<Config, 'blog' | 'dataDir' | 'sourceEnv' | 'nodeEnv'>;
   logger: Logger;
   metrics: Metrics;
   onGiveUp: (err: Error) => void;
@@ -51,6 +53,7 @@ export function startBlogRole(opts: BlogRoleOptions): Supervisor {
     logger: opts.logger,
     policy: opts.policy,
     onGiveUp: opts.onGiveUp,
+    onOutput: (line, stream) => relayBlogLine(opts.logger, line, stream),
     onMessage: (message) => {
       const type = (message as { type?: unknown } | null)?.type;
       if (type === 'blog-migrated') opts.onMigrated?.();

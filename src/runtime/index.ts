@@ -189,6 +189,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
       `socket.io: ${origin}/socket.io/`,
       ...(blogUpstream ? [`blog:      ${origin}/blog/  (proxied to ${blogUpstream})`, `admin:     ${origin}/blog/admin/`] : []),
       `metrics:   ${origin}/metrics`,
+      `console:   ${origin}/console/  (operators: OPERATOR_WALLETS)`,
     );
   }
   if (roles.has('indexer')) {

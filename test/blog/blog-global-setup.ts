@@ -59,6 +59,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     APP_URL,
     BLOG_REVALIDATION_SECRET: REVALIDATION_SECRET,
     WEBHOOK_SECRET,
+    // A development-only setting: ignored under NODE_ENV=production (blog-production-settings.test.ts).
+    BLOG_MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
   }
   delete base.BLOG_DATABASE_URL
   const mainEnv = { ...base, NETWORK: 'mainnet', BLOG_URL: `http://127.0.0.1:${mainPort}/blog`, BLOG_DIST_DIR: MAIN_DIST }

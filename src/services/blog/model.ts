@@ -30,7 +30,9 @@ export const deliveryOutcome = z.discriminatedUnion('ok', [
     ok: z.literal(false),
     code: z.union([failureCode, z.literal('UNAUTHENTICATED')]),
     message: z.string(),
-    details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    details: z.array(z.object({ field: z.string(), message: z.string(), rule: z.string().optional() })).optional(),
+    /** EDITORIAL_REJECTED by the gate: not published, kept as this draft for an editor. */
+    draft: z.object({ postId: z.string(), slug: z.string() }).optional(),
   }),
 ]);
 

@@ -131,7 +131,9 @@ export function createBlogService(opts: {
         opts.logger.error('blog: the blog process refused the WEBHOOK_SECRET this process forwards deliveries with; give both the same one');
         throw unavailable(new Error('the blog process refused the webhook secret'));
       }
-      throw new AppError(outcome.code, outcome.message, outcome.details ? { issues: outcome.details } : undefined);
+      const gate = outcome.code === 'EDITORIAL_REJECTED' ? { published: false, ...(outcome.draft ? { draft: outcome.draft } : {}) } : {};
+      const details = { ...(outcome.details ? { issues: outcome.details } : {}), ...gate };
+      throw new AppError(outcome.code, outcome.message, Object.keys(details).length > 0 ? details : undefined);
     },
 
     listPosts: ({ page, limit }) => {

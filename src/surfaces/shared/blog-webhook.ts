@@ -28,7 +28,7 @@ export const WEBHOOK_FAILURES = {
   SLUG_TAKEN: 409,
   /** `article.html` is over 900 kB. */
   PAYLOAD_TOO_LARGE: 413,
-  /** Form, length or filler checks failed (`details.issues`). */
+  /** The editorial gate refused it, not published (`details.issues`; a repeated intro is kept as a draft: `details.draft`). */
   EDITORIAL_REJECTED: 422,
   /** Our fault: the article could not be stored. */
   INTERNAL: 500,

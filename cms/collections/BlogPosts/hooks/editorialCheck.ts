@@ -1,5 +1,6 @@
 import { ValidationError, type CollectionBeforeChangeHook } from 'payload'
 import { blocking, checkEditorial, formatIssues, introOf } from '../../../editorial/index'
+import { otherPublishedIntros } from '../intros'
 import { lexicalPlainText } from './plainText'
 
 /**
@@ -9,18 +10,7 @@ import { lexicalPlainText } from './plainText'
 export const editorialCheck: CollectionBeforeChangeHook = async ({ data, originalDoc, req, context }) => {
   const bodyText = lexicalPlainText(data.content)
   data.introFingerprint = introOf(bodyText)
-  const others = await req.payload.find({
-    collection: 'blog_posts',
-    where: {
-      and: [{ _status: { equals: 'published' } }, ...(originalDoc?.id ? [{ id: { not_equals: originalDoc.id } }] : [])],
-    },
-    select: { introFingerprint: true },
-    limit: 200,
-    depth: 0,
-    pagination: false,
-    req,
-  })
-  const otherIntros = others.docs.map((d) => String((d as { introFingerprint?: string }).introFingerprint ?? '')).filter(Boolean)
+  const otherIntros = await otherPublishedIntros(req.payload, { id: originalDoc?.id }, req)
   const issues = checkEditorial(
     { ...data, bodyText, tags: data.tags as string[] | undefined },
     { otherIntros, source: context.source === 'contentpartner' ? 'contentpartner' : 'editor' },
