@@ -46,9 +46,10 @@ describe.runIf(run)('compose.yaml, as Compose reads it', () => {
       expect(service.image, name).toBe(IMAGE.split(':')[0]);
       const role = [...parseRoles(service.command ?? [])][0];
       const env = service.environment ?? {};
-      const port = env.GENERAL_PORT ?? env.HEALTH_PORT ?? env.BLOG_PORT;
+      // The port the role serves (and its health check asks): the API's, the blog's, the workers' health port.
+      const port = role === 'api' ? env.GENERAL_PORT : role === 'blog' ? env.BLOG_PORT : env.HEALTH_PORT;
       expect(port, `${name} (${role}) listens on a set port`).toBeDefined();
-      expect(exposed, `${name}'s port ${port}`).toContain(`${port}/tcp`);
+      for (const listens of [port, env.HEALTH_PORT].filter(Boolean)) expect(exposed, `${name}'s port ${listens}`).toContain(`${listens}/tcp`);
       const probe = service.healthcheck?.test.join(' ') ?? '';
       const url = /http:\/\/127\.0\.0\.1:(\d+)(\/[^'"]*)/.exec(probe);
       expect(url?.[1], `${name}'s health check port`).toBe(port);
