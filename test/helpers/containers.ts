@@ -81,7 +81,7 @@ export interface RunOptions {
   readOnly?: boolean;
   /** A host directory mounted as DATA_DIR instead of a tmpfs (kept between two containers). */
   dataDir?: string;
-  /** The writable paths of a read-only container, each a tmpfs owned by the image's user (default DATA_DIR and /tmp). */
+  /** The writable paths of a read-only container, each a tmpfs owned by the image's user (default DATA_DIR alone). */
   writable?: string[];
   user?: string;
   entrypoint?: string;
@@ -139,7 +139,7 @@ export async function runContainer(opts: RunOptions): Promise<Container> {
   const flags = ['run', '--detach', '--name', name, '--network', 'host', '--init=false'];
   if (opts.readOnly ?? true) flags.push('--read-only');
   if (opts.dataDir) flags.push('--volume', `${opts.dataDir}:/app/.data`);
-  for (const dir of opts.writable ?? ['/app/.data', '/tmp']) {
+  for (const dir of opts.writable ?? ['/app/.data']) {
     if (!(opts.dataDir && dir === '/app/.data')) flags.push('--tmpfs', `${dir}:rw,uid=1000,gid=1000,mode=${dir === '/tmp' ? '1777' : '0700'}`);
   }
   if (opts.user) flags.push('--user', opts.user);
