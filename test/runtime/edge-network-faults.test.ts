@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from '../helpers/env';
 import { haproxyVersion, startTestCluster, type TestCluster } from '../helpers/cluster';
 import { FaultProxy, type Fault } from '../helpers/fault-proxy';
+import { paced } from '../helpers/paced';
 import { hasRedisServer, ThrowawayRedis } from '../helpers/store';
 import { until } from '../helpers/until';
 
@@ -38,17 +39,8 @@ function get(agent: Agent, url: string, path: string): Promise<Answer> {
   });
 }
 
-/** `count` GETs paced over `ms`, alternating the paths (pacing the load generator, not waiting on the system). */
-async function steady(agent: Agent, url: string, count: number, ms: number): Promise<Answer[]> {
-  const started = Date.now();
-  const pending: Array<Promise<Answer>> = [];
-  for (let i = 0; i < count; i++) {
-    const wait = started + (i * ms) / count - Date.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    pending.push(get(agent, url, PATHS[i % PATHS.length]!));
-  }
-  return Promise.all(pending);
-}
+/** `count` GETs paced over `ms`, alternating the paths. */
+const steady = (agent: Agent, url: string, count: number, ms: number) => paced(count, ms, (i) => get(agent, url, PATHS[i % PATHS.length]!));
 
 interface FaultFigures {
   fault: string;

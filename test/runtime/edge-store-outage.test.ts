@@ -5,6 +5,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from '../helpers/env';
 import { haproxyVersion, startTestCluster, type TestCluster } from '../helpers/cluster';
+import { paced } from '../helpers/paced';
 import { hasRedisServer, ThrowawayRedis } from '../helpers/store';
 
 const ready = Boolean(haproxyVersion && hasRedisServer && testEnv.databaseUrl);
@@ -32,17 +33,8 @@ function get(agent: Agent, url: string): Promise<Answer> {
   });
 }
 
-/** `count` GETs paced over `ms` (pacing the load generator, not waiting on the system under test). */
-async function steady(agent: Agent, url: string, count: number, ms: number): Promise<Answer[]> {
-  const started = Date.now();
-  const pending: Array<Promise<Answer>> = [];
-  for (let i = 0; i < count; i++) {
-    const wait = started + (i * ms) / count - Date.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    pending.push(get(agent, url));
-  }
-  return Promise.all(pending);
-}
+/** `count` GETs paced over `ms`. */
+const steady = (agent: Agent, url: string, count: number, ms: number) => paced(count, ms, () => get(agent, url));
 
 describe.runIf(ready)('a Redis outage behind the edge', () => {
   let redis: ThrowawayRedis;
