@@ -29,7 +29,7 @@ export interface SocketIoDeps {
   bus: Bus;
   caps: ConnectionCaps;
   logger: Logger;
-  http: { trustedProxyCidrs: string[]; corsOrigins: string[] };
+  http: { trustedProxyCidrs: string[]; corsOrigins: string[]; requestTimeoutMs: number };
   metrics: GatewayMetrics;
   /** The nesting bound of client JSON (src/edge/json-depth.ts), as on HTTP and graphql-ws. */
   depth: JsonDepthRule;
@@ -46,6 +46,20 @@ interface SocketData {
 }
 
 type Ack = (reply: Record<string, unknown>) => void;
+
+/**
+ * An event's work raced against the request time-out, as HTTP bounds a request: past it the client is
+ * acknowledged REQUEST_TIMEOUT (a 503's code) and may retry; the work runs on (a `chat:send` retried
+ * with its clientId is still one message).
+ */
+function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AppError('REQUEST_TIMEOUT', `Event did not complete within ${ms} ms`)), ms);
+    timer.unref();
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
 
 const EVENT_NAMES: Record<RoomEvent['type'], string> = { message: 'chat:message', removed: 'chat:removed', reaction: 'chat:reaction', typing: 'typing', presence: 'presence' };
 const payloadOf = (e: RoomEvent) => {
@@ -175,7 +189,7 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
       socket.on(event, async (payload: unknown, ack?: unknown) => {
         const reply: Ack = typeof ack === 'function' ? (ack as Ack) : () => undefined;
         try {
-          reply({ ok: true, ...(await run(payload)) });
+          reply({ ok: true, ...(await withinTimeout(run(payload), deps.http.requestTimeoutMs)) });
         } catch (err) {
           const { error, unexpected } = toWireError(err);
           if (unexpected) logger.error({ err, event }, 'socket.io: event failed');
