@@ -22,7 +22,7 @@ export function connectSocket(apiUrl: string, opts: { token?: string; transports
   });
 }
 
-export const emitAck = (socket: Socket, event: string, payload: unknown): Promise<Ack> => socket.timeout(10_000).emitWithAck(event, payload) as Promise<Ack>;
+export const emitAck = (socket: Socket, event: string, payload: unknown, timeoutMs = 10_000): Promise<Ack> => socket.timeout(timeoutMs).emitWithAck(event, payload) as Promise<Ack>;
 
 /** Collects one server event's payloads from the moment it is called. */
 export function collect<T = Record<string, unknown>>(socket: Socket, event: string) {
