@@ -3,8 +3,8 @@
 // connections reset, a black hole, and a partition of one replica from Redis. While a fault lasts only
 // 200s, clean 503s or 429s, never a 500 and never a wait past the request time-out; within 5 s after it
 // ends, full service. Alongside the load, writes that must happen exactly once (test/runtime/network-faults-writes.ts):
-// a quest claim from both replicas at once and chat messages with a clientId, retried as clients would;
-// afterwards PostgreSQL holds each exactly once.
+// a quest claim from both replicas at once, chat messages with a clientId, retried as clients would, and a
+// chain write queued meanwhile (test/runtime/network-faults-chain.ts); afterwards each is stored, and sent, exactly once.
 import { randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import type { Socket } from 'socket.io-client';
@@ -18,6 +18,7 @@ import { FaultProxy, type Fault } from '../helpers/fault-proxy';
 import { paced } from '../helpers/paced';
 import { hasRedisServer, ThrowawayRedis } from '../helpers/store';
 import { until } from '../helpers/until';
+import { startChainRig, type ChainRig } from './network-faults-chain';
 import { chatSocket, chatUntilStored, claimUntilAnswered, completeDailyBet } from './network-faults-writes';
 
 const ready = Boolean(haproxyVersion && hasRedisServer && testEnv.databaseUrl);
@@ -60,6 +61,8 @@ interface FaultFigures {
   /** Claims and chat messages sent, and their attempts (first tries and retries) until each was answered for good. */
   writes: number;
   writeAttempts: number;
+  /** Tries to queue the chain write (the writer's own retries are not counted). */
+  settleQueueAttempts: number;
   /** From the fault's start until the last write was answered for good. */
   writesDoneMs: number;
 }
@@ -80,6 +83,7 @@ describe.runIf(ready)('network faults between the replicas and Redis or PostgreS
   let db: Db;
   let chatter: LoggedIn;
   let socket: Socket;
+  let rig: ChainRig;
   const room = `game:faults-${randomUUID().slice(0, 8)}`;
   let chatsSent = 0;
 
@@ -110,11 +114,16 @@ describe.runIf(ready)('network faults between the replicas and Redis or PostgreS
     db = await createDb({ databaseUrl: cluster.databaseUrl, dataDir: cluster.dataDir, logger: testLogger, poolMax: 2 });
     chatter = await loginWithKeypair(cluster.edgeUrl);
     socket = await chatSocket(cluster.edgeUrl, chatter.accessToken);
+    // the chain writer as the jobs role runs it, on PostgreSQL through the same proxy
+    const viaProxy = new URL(cluster.databaseUrl);
+    viaProxy.host = `127.0.0.1:${pgProxy.port}`;
+    rig = await startChainRig(viaProxy.toString(), cluster.dataDir);
   }, 150_000);
 
   afterAll(async () => {
     agent.destroy();
     socket?.close();
+    await rig?.close();
     await db?.close();
     await cluster?.stop();
     await Promise.all([...(redisProxies ?? []), pgProxy].map((p) => p?.close()));
@@ -135,7 +144,7 @@ describe.runIf(ready)('network faults between the replicas and Redis or PostgreS
     // Full service: 20 answers in a row, all 200, none slow.
     await until(async () => (await steady(agent, cluster.edgeUrl, 20, 400)).every((a) => a.status === 200 && a.ms < 1_000), `full service after ${name}`, RECOVERY_MS + 5_000, 0);
     const recoveredMs = Date.now() - healedAt;
-    const { claims, chats, doneMs } = await writes;
+    const { claims, chats, settle, doneMs } = await writes;
     const attempts = [...claims, ...chats].flatMap((w) => w.attempts);
     figures.push({
       fault: name,
@@ -146,6 +155,7 @@ describe.runIf(ready)('network faults between the replicas and Redis or PostgreS
       recoveredMs,
       writes: claims.length + chats.length,
       writeAttempts: attempts.length,
+      settleQueueAttempts: settle.attempts,
       writesDoneMs: doneMs,
     });
     expect(during.filter((a) => ![200, 429, 503].includes(a.status)), name).toEqual([]);
@@ -167,6 +177,12 @@ describe.runIf(ready)('network faults between the replicas and Redis or PostgreS
     );
     const byClientId = Object.fromEntries(stored.map((r) => [r.client_id, r.ids]));
     expect(Object.fromEntries(chats.map((c) => [c.clientId, byClientId[c.clientId]])), name).toEqual(Object.fromEntries(chats.map((c) => [c.clientId, [c.id]])));
+    // The settle queued during the fault: one row, executed on chain exactly once.
+    const settled = await rig.service.awaitOutcome(settle.record.id, { timeoutMs: 15_000 });
+    expect(settled.status, name).toBe('confirmed');
+    expect(rig.executionsOf(settle.giveawayId), name).toBe(1);
+    const [queued] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM chain_write WHERE idempotency_key = $1', [settle.record.key]);
+    expect(queued!.n, name).toBe(1);
     chatsSent += chats.length;
     const [inRoom] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM chat_message WHERE room = $1', [room]);
     expect(inRoom!.n, name).toBe(chatsSent);
@@ -176,13 +192,14 @@ describe.runIf(ready)('network faults between the replicas and Redis or PostgreS
   async function startWrites(name: string, claimer: LoggedIn) {
     const started = Date.now();
     const deadline = started + 3_000 + RECOVERY_MS + 5_000;
-    const [claims, chats] = await Promise.all([
+    const [claims, chats, settle] = await Promise.all([
       Promise.all(
         [...cluster.apiPorts, ...cluster.apiPorts].map((port) => claimUntilAnswered(`http://127.0.0.1:${port}`, claimer.accessToken, CLIENT_TIMEOUT_MS, deadline)),
       ),
       paced(CHATS_PER_FAULT, 2_000, (i) => chatUntilStored(socket, room, `${name} #${i}`, CLIENT_TIMEOUT_MS, deadline)),
+      rig.queueSettle(CLIENT_TIMEOUT_MS, deadline),
     ]);
-    return { claims, chats, doneMs: Date.now() - started };
+    return { claims, chats, settle, doneMs: Date.now() - started };
   }
 
   it('Redis: 200 ms of latency, 5 % of connections reset, a black hole, one replica partitioned', async () => {
