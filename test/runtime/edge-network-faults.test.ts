@@ -19,7 +19,7 @@ import { paced } from '../helpers/paced';
 import { hasRedisServer, ThrowawayRedis } from '../helpers/store';
 import { until } from '../helpers/until';
 import { startChainRig, type ChainRig } from './network-faults-chain';
-import { chatSocket, chatUntilStored, claimUntilAnswered, completeDailyBet } from './network-faults-writes';
+import { chatSocket, chatUntilStored, claimsOf, claimUntilAnswered, completeDailyBet, messagesByClientId } from './network-faults-writes';
 
 const ready = Boolean(haproxyVersion && hasRedisServer && testEnv.databaseUrl);
 if (testEnv.requireServices && !ready) throw new Error('REQUIRE_SERVICES=1 but haproxy, redis-server or DATABASE_URL is missing');
@@ -166,17 +166,9 @@ describe.runIf(ready)('network faults between the replicas and Redis or PostgreS
     // the answer to a committed claim, whose retry is then DUPLICATE_CLAIM), each message stored once
     // under the id its acknowledgement carried.
     expect(claims.filter((c) => c.id === 'claimed').length, name).toBeLessThanOrEqual(1);
-    const [claimed] = await db.query<{ n: number; xp: string | null }>(
-      'SELECT (SELECT count(*)::int FROM quest_claim WHERE player_address = $1) AS n, (SELECT quest_xp::text FROM xp_leaderboard WHERE player = $1) AS xp',
-      [claimer.address],
-    );
-    expect(claimed, name).toEqual({ n: 1, xp: '50' });
-    const stored = await db.query<{ client_id: string; ids: string[] }>(
-      'SELECT client_id, array_agg(id::text) AS ids FROM chat_message WHERE author = $1 AND client_id = ANY($2::text[]) GROUP BY client_id',
-      [chatter.address, chats.map((c) => c.clientId)],
-    );
-    const byClientId = Object.fromEntries(stored.map((r) => [r.client_id, r.ids]));
-    expect(Object.fromEntries(chats.map((c) => [c.clientId, byClientId[c.clientId]])), name).toEqual(Object.fromEntries(chats.map((c) => [c.clientId, [c.id]])));
+    expect(await claimsOf(db, claimer.address), name).toEqual({ n: 1, xp: '50' });
+    const stored = await messagesByClientId(db, chatter.address, chats.map((c) => c.clientId));
+    expect(Object.fromEntries(chats.map((c) => [c.clientId, stored[c.clientId]])), name).toEqual(Object.fromEntries(chats.map((c) => [c.clientId, [c.id]])));
     // The settle queued during the fault: one row, executed on chain exactly once.
     const settled = await rig.service.awaitOutcome(settle.record.id, { timeoutMs: 15_000 });
     expect(settled.status, name).toBe('confirmed');

@@ -90,3 +90,21 @@ export function chatUntilStored(socket: Socket, room: string, text: string, time
     `chat message ${clientId}`,
   ).then((w) => ({ ...w, clientId }));
 }
+
+/** What PostgreSQL holds for `player`'s claims: the claim rows and the quest XP credited. */
+export async function claimsOf(db: Db, player: string): Promise<{ n: number; xp: string | null } | undefined> {
+  const [row] = await db.query<{ n: number; xp: string | null }>(
+    'SELECT (SELECT count(*)::int FROM quest_claim WHERE player_address = $1) AS n, (SELECT quest_xp::text FROM xp_leaderboard WHERE player = $1) AS xp',
+    [player],
+  );
+  return row;
+}
+
+/** The ids of the messages `author` has stored under each of `clientIds` (absent: none). */
+export async function messagesByClientId(db: Db, author: string, clientIds: string[]): Promise<Record<string, string[]>> {
+  const rows = await db.query<{ client_id: string; ids: string[] }>(
+    'SELECT client_id, array_agg(id::text) AS ids FROM chat_message WHERE author = $1 AND client_id = ANY($2::text[]) GROUP BY client_id',
+    [author, clientIds],
+  );
+  return Object.fromEntries(rows.map((r) => [r.client_id, r.ids]));
+}
