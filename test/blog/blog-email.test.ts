@@ -6,10 +6,10 @@
 import path from 'node:path'
 import type { Payload } from 'payload'
 import { SMTPServer } from 'smtp-server'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { waitFor } from '../helpers/store'
 import { MAIN_DIST } from './blog-global-setup'
-import { openPayload } from './blog-helpers'
+import { mainnetServerEnv, openPayload } from './blog-helpers'
 import { freePort, ROOT, startNext, type StartedServer } from './blog-server'
 
 interface ReceivedMail {
@@ -60,13 +60,7 @@ beforeAll(async () => {
   server = await startNext(
     port,
     {
-      ...process.env,
-      NODE_ENV: 'production',
-      NEXT_TELEMETRY_DISABLED: '1',
-      NETWORK: 'mainnet',
-      DATA_DIR: inject('blogDataDir'),
-      PAYLOAD_SECRET: inject('blogPayloadSecret'),
-      APP_URL: inject('blogAppUrl'),
+      ...mainnetServerEnv(),
       BLOG_URL: blogUrl,
       BLOG_DIST_DIR: MAIN_DIST,
       SMTP_HOST: '127.0.0.1',

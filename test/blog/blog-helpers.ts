@@ -24,6 +24,19 @@ export async function openPayload(network: 'mainnet' | 'testnet' = 'mainnet'): P
   return getPayload({ config })
 }
 
+/** The environment of a Next server of the suite's mainnet site, on the suite's data: what each extra server starts from. */
+export function mainnetServerEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    NETWORK: 'mainnet',
+    DATA_DIR: inject('blogDataDir'),
+    PAYLOAD_SECRET: inject('blogPayloadSecret'),
+    APP_URL: inject('blogAppUrl'),
+  }
+}
+
 export async function fetchDom(url: string): Promise<{ res: Response; html: string; doc: Document }> {
   const res = await fetch(url, { redirect: 'manual' })
   const html = await res.text()

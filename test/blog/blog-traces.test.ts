@@ -14,6 +14,7 @@ import { spawnMain, type SpawnedApi } from '../helpers/process'
 import { migratedTarget, type MigratedTarget } from '../helpers/db'
 import { waitFor } from '../helpers/store'
 import { MAIN_DIST } from './blog-global-setup'
+import { mainnetServerEnv } from './blog-helpers'
 import { copyBuild, freePort, ROOT, startNext, type StartedServer } from './blog-server'
 
 const TRACES_DIST = '.next/test-traces'
@@ -29,14 +30,8 @@ beforeAll(async () => {
   copyBuild(MAIN_DIST, TRACES_DIST)
   const port = await freePort()
   const blogEnv: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...mainnetServerEnv(),
     ...otel,
-    NODE_ENV: 'production',
-    NEXT_TELEMETRY_DISABLED: '1',
-    NETWORK: 'mainnet',
-    DATA_DIR: inject('blogDataDir'),
-    PAYLOAD_SECRET: inject('blogPayloadSecret'),
-    APP_URL: inject('blogAppUrl'),
     BLOG_REVALIDATION_SECRET: inject('blogRevalidationSecret'),
     WEBHOOK_SECRET: SECRET,
     BLOG_URL: `http://127.0.0.1:${port}/blog`,
