@@ -18,6 +18,7 @@ import { createAccessRule, type Access } from '../edge/authorize';
 import { WS_CLOSE_SERVICE_RESTART } from '../http/drain';
 import { createConnectionLeases, type ConnectionCaps, type Scope } from './caps';
 import type { GatewayMetrics } from './metrics';
+import { withDeadline } from '../deadline';
 
 export const SOCKET_IO_PATH = '/socket.io/';
 
@@ -52,14 +53,7 @@ type Ack = (reply: Record<string, unknown>) => void;
  * acknowledged REQUEST_TIMEOUT (a 503's code) and may retry; the work runs on (a `chat:send` retried
  * with its clientId is still one message).
  */
-function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppError('REQUEST_TIMEOUT', `Event did not complete within ${ms} ms`)), ms);
-    timer.unref();
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
+const withinTimeout = <T>(work: Promise<T>, ms: number): Promise<T> => withDeadline(work, ms, () => new AppError('REQUEST_TIMEOUT', `Event did not complete within ${ms} ms`));
 
 const EVENT_NAMES: Record<RoomEvent['type'], string> = { message: 'chat:message', removed: 'chat:removed', reaction: 'chat:reaction', typing: 'typing', presence: 'presence' };
 const payloadOf = (e: RoomEvent) => {

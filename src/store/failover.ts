@@ -6,6 +6,7 @@ import type { RedisStore } from './redis';
 import { isOutage } from './errors';
 import { createHitCoalescer } from './hit-coalescer';
 import { toCost, toTtl, type HitResult, type MessageHandler, type SharedStore, type StoreBackend, type Unsubscribe } from './types';
+import { withDeadline } from '../deadline';
 
 export interface FailoverOptions {
   redis: RedisStore;
@@ -208,12 +209,7 @@ export class FailoverStore implements SharedStore {
   /** The call's result, or a StoreDeadlineError (an outage) once `callTimeoutMs` pass; a late result or failure is dropped. */
   private withinDeadline<T>(call: Promise<T>): Promise<T> {
     const ms = this.opts.callTimeoutMs ?? 1_000;
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StoreDeadlineError(ms)), ms);
-    });
-    call.catch(() => undefined);
-    return Promise.race([call, deadline]).finally(() => clearTimeout(timer));
+    return withDeadline(call, ms, () => new StoreDeadlineError(ms));
   }
 
   private markDown(err: unknown): void {
