@@ -3,12 +3,11 @@
 // pods start with the manifest's args, env, security context and probes, and the api Deployment rolls
 // under steady load with no failed request. test/runtime/kubernetes-manifests.test.ts validates the
 // same manifests against the Kubernetes API schemas.
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRoles } from '../../src/roles';
 import { createScratchDatabase, type ScratchDatabase } from '../helpers/db';
 import { testEnv } from '../helpers/env';
-import { chainEnv } from '../helpers/indexer';
+import { chainEnv, untilIndexedAt } from '../helpers/indexer';
 import { until } from '../helpers/until';
 import { buildImage, needsContainers, removeAll } from '../helpers/containers';
 import { deploymentNames, Kubelet, type Pod, rollingBounds, startEdge } from '../helpers/kubelet';
@@ -85,13 +84,7 @@ describe.runIf(run)('the Kubernetes manifests, played with the image', () => {
       return leaders.length > 0;
     }, 'an indexer leading', 30_000, 200);
     expect(leaders).toHaveLength(1);
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    try {
-      await until(async () => Number((await client.query<{ n: string }>('SELECT coalesce(sum(events_indexed), 0)::text AS n FROM "cursor"')).rows[0]?.n) === chain.events.length, 'the indexer caught up', 60_000, 200);
-    } finally {
-      await client.end();
-    }
+    await untilIndexedAt(db.url, chain);
     for (const pod of [...api!, ...jobs!, ...indexer!, ...kubelet.podsOf(deployments.blog!)]) {
       figures.push(`${pod.name}: ${(await pod.container.memoryMiB()).toFixed(0)} MiB`);
     }
@@ -169,7 +162,7 @@ describe.runIf(run)('the Kubernetes manifests, played with the image', () => {
       // Drained: it said it was not ready while it still served, before it stopped.
       expect(await pod.container.logs(), pod.name).toMatch(/shutting down|drain/i);
     }
-    for (const pod of kubelet.pods) expect(pod.events.livenessFailures, `${pod.name} liveness`).toBe(0);
+    for (const pod of kubelet.pods) expect(pod.livenessFailures, `${pod.name} liveness`).toBe(0);
     expect(kubelet.podsOf(name).filter((p) => p.ready)).toHaveLength(replicas);
   });
 });

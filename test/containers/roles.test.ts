@@ -5,12 +5,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, type ScratchDatabase } from '../helpers/db';
 import { testEnv } from '../helpers/env';
-import { chainEnv } from '../helpers/indexer';
+import { chainEnv, untilIndexedAt } from '../helpers/indexer';
 import { freePort } from '../helpers/store';
 import { until } from '../helpers/until';
 import { buildImage, type Container, needsContainers, removeAll, runContainer } from '../helpers/containers';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain/index.js';
-import pg from 'pg';
 
 const run = needsContainers();
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -137,18 +136,7 @@ describe.runIf(run)('the image, each role as production runs it', () => {
     const since = Date.now();
     const jobsReady = await readyAfter(`http://127.0.0.1:${ports.jobs}/api/health/ready`, since, jobs);
     const indexerReady = await readyAfter(`http://127.0.0.1:${ports.indexer}/api/health/ready`, since, indexer);
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    try {
-      await until(
-        async () => Number((await client.query<{ n: string }>('SELECT coalesce(sum(events_indexed), 0)::text AS n FROM "cursor"')).rows[0]?.n) === chain.events.length,
-        'the indexer caught up with the chain',
-        60_000,
-        200,
-      );
-    } finally {
-      await client.end();
-    }
+    await untilIndexedAt(db.url, chain);
     figures.push(`jobs: ready in ${jobsReady.toFixed(2)} s, ${(await jobs.memoryMiB()).toFixed(0)} MiB; indexer: ready in ${indexerReady.toFixed(2)} s, ${(await indexer.memoryMiB()).toFixed(0)} MiB after indexing ${chain.events.length} events`);
     for (const c of [jobs, indexer]) expect(await c.stop(), c.name).toMatchObject({ exitCode: 0 });
   });

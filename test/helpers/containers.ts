@@ -79,8 +79,6 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Production's posture: read-only root, DATA_DIR a tmpfs owned by the image's user (default true). */
   readOnly?: boolean;
-  /** A host directory mounted as DATA_DIR instead of a tmpfs (kept between two containers). */
-  dataDir?: string;
   /** The writable paths of a read-only container, each a tmpfs owned by the image's user (default DATA_DIR alone). */
   writable?: string[];
   user?: string;
@@ -100,10 +98,10 @@ export class Container {
     );
   }
 
-  async state(): Promise<{ running: boolean; exitCode: number; oomKilled: boolean; startedAt: string; finishedAt: string }> {
+  async state(): Promise<{ running: boolean; exitCode: number }> {
     const json = await docker(['inspect', '--format', '{{json .State}}', this.name]);
-    const s = JSON.parse(json) as { Running: boolean; ExitCode: number; OOMKilled: boolean; StartedAt: string; FinishedAt: string };
-    return { running: s.Running, exitCode: s.ExitCode, oomKilled: s.OOMKilled, startedAt: s.StartedAt, finishedAt: s.FinishedAt };
+    const s = JSON.parse(json) as { Running: boolean; ExitCode: number };
+    return { running: s.Running, exitCode: s.ExitCode };
   }
 
   /** `docker stop` (SIGTERM, then SIGKILL after `graceSeconds`); resolves with the exit code and the seconds it took. */
@@ -138,10 +136,7 @@ export async function runContainer(opts: RunOptions): Promise<Container> {
   const name = `${PREFIX}${opts.name}`;
   const flags = ['run', '--detach', '--name', name, '--network', 'host', '--init=false'];
   if (opts.readOnly ?? true) flags.push('--read-only');
-  if (opts.dataDir) flags.push('--volume', `${opts.dataDir}:/app/.data`);
-  for (const dir of opts.writable ?? ['/app/.data']) {
-    if (!(opts.dataDir && dir === '/app/.data')) flags.push('--tmpfs', `${dir}:rw,uid=1000,gid=1000,mode=${dir === '/tmp' ? '1777' : '0700'}`);
-  }
+  for (const dir of opts.writable ?? ['/app/.data']) flags.push('--tmpfs', `${dir}:rw,uid=1000,gid=1000,mode=${dir === '/tmp' ? '1777' : '0700'}`);
   if (opts.user) flags.push('--user', opts.user);
   if (opts.entrypoint !== undefined) flags.push('--entrypoint', opts.entrypoint);
   for (const [key, value] of Object.entries(opts.env ?? {})) flags.push('--env', `${key}=${value}`);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import pg from 'pg';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import type { SuiChainFixture } from '../fixtures/sui-chain/index.js';
@@ -8,6 +9,7 @@ import { createIndexer, type Indexer, type IndexerDeps } from '../../src/indexer
 import { broadcastBetResults } from '../../src/services/activity';
 import { createHooks, type Hooks } from '../../src/services/hooks';
 import { BUILT_MAIN_ARGS } from './built-main';
+import { until } from './until';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -147,4 +149,16 @@ export function chainEnv(chain: SuiChainFixture, transport: 'graphql' | 'grpc' =
     PLATFORM_PACKAGE_ID: chain.packageId,
     POLLING_INTERVAL_MS: '50',
   };
+}
+
+/** Waits until an indexer (in a container or another process) has counted every event of the chain into the database at `databaseUrl`. */
+export async function untilIndexedAt(databaseUrl: string, chain: SuiChainFixture, timeoutMs = 60_000): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const indexed = async () => Number((await client.query<{ n: string }>('SELECT coalesce(sum(events_indexed), 0)::text AS n FROM "cursor"')).rows[0]?.n);
+    await until(async () => (await indexed()) === chain.events.length, 'the indexer caught up with the chain', timeoutMs, 200);
+  } finally {
+    await client.end();
+  }
 }

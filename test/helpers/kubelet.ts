@@ -30,19 +30,14 @@ export function rollingBounds(spec: ContainerSpec): { surge: number; unavailable
   return { surge: count(rolling?.maxSurge, '25%', Math.ceil), unavailable: count(rolling?.maxUnavailable, '25%', Math.floor) };
 }
 
-export interface PodEvents {
-  livenessFailures: number;
-  readinessChanges: { at: number; ready: boolean }[];
-}
-
 export class Pod {
   ready = false;
-  started = false;
   terminating = false;
-  /** When the pod left the Service's endpoints (it was terminating for the propagation delay). */
+  /** The pod has left the Service's endpoints (after terminating for the propagation delay). */
   removedFromEndpoints = false;
   exit?: { exitCode: number; seconds: number; killed: boolean };
-  readonly events: PodEvents = { livenessFailures: 0, readinessChanges: [] };
+  /** Liveness probes that failed `failureThreshold` times in a row while the pod was not terminating. */
+  livenessFailures = 0;
   private probing = true;
 
   constructor(
@@ -80,7 +75,6 @@ export class Pod {
         await sleep(startupProbe.periodSeconds ?? 10);
       }
     }
-    this.started = true;
     const loop = async (probe: Probe | undefined, onResult: (ok: boolean, failures: number) => void) => {
       if (!probe) return onResult(true, 0);
       if (!startupProbe) await sleep(probe.initialDelaySeconds ?? 0);
@@ -93,12 +87,10 @@ export class Pod {
       }
     };
     void loop(readinessProbe, (ok, failures) => {
-      const ready = ok ? true : failures >= (readinessProbe?.failureThreshold ?? 3) ? false : this.ready;
-      if (ready !== this.ready) this.events.readinessChanges.push({ at: Date.now(), ready });
-      this.ready = ready;
+      this.ready = ok ? true : failures >= (readinessProbe?.failureThreshold ?? 3) ? false : this.ready;
     });
     void loop(livenessProbe, (ok, failures) => {
-      if (!ok && failures >= (livenessProbe?.failureThreshold ?? 3) && !this.terminating) this.events.livenessFailures++;
+      if (!ok && failures >= (livenessProbe?.failureThreshold ?? 3) && !this.terminating) this.livenessFailures++;
     });
   }
 
