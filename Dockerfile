@@ -17,6 +17,8 @@ ENV NEXT_TELEMETRY_DISABLED=1 \
 # not wanted (scripts/prisma.ts generates the client offline; Prisma 7 runs on @prisma/adapter-pg).
 FROM base AS build
 COPY package.json package-lock.json ./
+# The npm workspaces' manifests (packages/*): the lock file lists them.
+COPY packages/client/package.json packages/client/
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY . .
 RUN npm run prisma -- generate

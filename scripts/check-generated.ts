@@ -1,4 +1,4 @@
-// Fails when a generated file is stale: schema/schema.graphql, the codegen client, the Prisma client, the settings table of docs/settings.md,
+// Fails when a generated file is stale: schema/schema.graphql, schema/openapi.json, the codegen client, the Prisma client, the settings table of docs/settings.md,
 // compose's Prometheus scrape config, the dashboard's panel list in docs/operations.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,11 +9,14 @@ import { renderSchema } from './schema-sdl';
 import { SETTINGS_PAGE, withSettingsTable } from './settings-table';
 import { composePrometheusConfig } from './prometheus-config';
 import { OPERATIONS_PAGE, withDashboardPanels } from './dashboard-docs';
+import { OPENAPI_FILE, renderOpenApiDocument } from './openapi-document';
 
 const stale: string[] = [];
 
 const sdl = await renderSchema();
 if (readFileSync('schema/schema.graphql', 'utf8') !== sdl) stale.push('schema/schema.graphql (run `npm run schema:emit`)');
+
+if (readFileSync(OPENAPI_FILE, 'utf8') !== (await renderOpenApiDocument())) stale.push(`${OPENAPI_FILE} (run \`npm run openapi:emit\`)`);
 
 const settingsPage = readFileSync(SETTINGS_PAGE, 'utf8');
 if (withSettingsTable(settingsPage) !== settingsPage) stale.push(`the settings table of ${SETTINGS_PAGE} (run \`npm run settings:docs\`)`);

@@ -5,7 +5,7 @@
  * renders the operations in headless Chromium), and Fastify's own validation of the declared
  * schemas answers in the one error shape.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { chromium, type Browser } from 'playwright-core';
@@ -99,6 +99,14 @@ describe('GET /api/openapi.json', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
+  });
+
+  it('is the checked-in schema/openapi.json (the console and the client package are typed from it), but for the version', () => {
+    const checkedIn = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../schema/openapi.json'), 'utf8')) as { info: { version: string } };
+    const served = structuredClone(doc) as unknown as { info: { version: string } };
+    expect(checkedIn.info.version).toBe('0.0.0');
+    served.info.version = checkedIn.info.version;
+    expect(served).toEqual(checkedIn);
   });
 
   it('lists every registered /api route with its methods, and nothing else', () => {
