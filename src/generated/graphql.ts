@@ -9,18 +9,19 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 export type CampaignCreateInput = {
   copyText?: string | null | undefined;
   description?: string | null | undefined;
-  /** Default true */
+  /** false: switched off; every quest of it is `inactive` */
   enabled?: boolean | null | undefined;
-  /** ISO 8601, exclusive */
+  /** ISO 8601, exclusive; after the start */
   endAt: string;
-  /** Default false */
+  /** true: statuses only; claims are made with the partner */
   managesClaims?: boolean | null | undefined;
   name?: string | null | undefined;
-  /** Identity in URLs and claims; cannot change */
+  /** The campaign's identity in URLs and claims; cannot change */
   slug: string;
-  /** ISO 8601 */
+  /** ISO 8601; quests are active from here */
   startAt: string;
   title?: string | null | undefined;
+  /** e.g. `platform`, `partner` */
   type: string;
 };
 
@@ -28,14 +29,19 @@ export type CampaignCreateInput = {
 export type CampaignUpdateInput = {
   copyText?: string | null | undefined;
   description?: string | null | undefined;
+  /** false: switched off; every quest of it is `inactive` */
   enabled?: boolean | null | undefined;
+  /** ISO 8601, exclusive; after the start */
   endAt?: string | null | undefined;
+  /** true: statuses only; claims are made with the partner */
   managesClaims?: boolean | null | undefined;
   name?: string | null | undefined;
+  /** ISO 8601; quests are active from here */
   startAt?: string | null | undefined;
   title?: string | null | undefined;
+  /** e.g. `platform`, `partner` */
   type?: string | null | undefined;
-  /** The version this edit is based on (VERSION_CONFLICT when stale) */
+  /** The `version` of the row this edit is based on; a stale one is 409 VERSION_CONFLICT */
   version: number;
 };
 
@@ -98,49 +104,80 @@ export type QuestCheckInput = {
 /** A new quest of a campaign */
 export type QuestCreateInput = {
   description?: string | null | undefined;
-  /** Default true */
+  /** false: listed `inactive`, never claimable */
   enabled?: boolean | null | undefined;
-  /** ISO 8601, exclusive */
+  /** Optional exclusive end inside the campaign (ISO 8601); null: the campaign's */
   endAt?: string | null | undefined;
+  /** What the quest counts: `kind` and its parameters. `bets_placed` (coinType): bets placed in the period (of `coinType` when given); `bets_won` (coinType): bets won in the period (of `coinType` when given); `wagered` (coinType): stake wagered in the period, in base units of `coinType`; `daily_streak_claims`: daily streak rewards claimed in the period; `vip_level`: the VIP level reached; `referrals`: distinct referees that earned the player a referral reward in the period; `login_streak`: consecutive UTC days with a login, up to the last login of the period */
   evaluator: QuestEvaluatorInput;
-  /** Identity in URLs, progress and claims; cannot change. Default: from the title */
+  /** The quest's identity in URLs, progress and claims; cannot change. Default: the title in lowercase, runs of other characters as one dash */
   key?: string | null | undefined;
-  /** Default: indexed, live */
+  /** Status modes the quest answers: indexed, live */
   modes?: Array<string> | null | undefined;
-  /** Default false */
+  /** The campaign's one daily performance quest (must be `daily`) */
   performanceDaily?: boolean | null | undefined;
-  /** ISO 8601 */
+  /** Optional start inside the campaign (ISO 8601); null: the campaign's */
   startAt?: string | null | undefined;
-  /** Progress needed, a positive integer as a decimal string */
+  /** Progress needed: a count, base units of the coin (`wagered`) or a level; a positive integer, as a decimal string or a number */
   target: string;
-  /** once | daily (00:00 UTC) | weekly (Monday 00:00 UTC) */
+  /** One of: once, daily, weekly */
   timePeriod: string;
   title: string;
   xpReward: number;
 };
 
-/** An evaluator kind and its parameters */
+/** What the quest counts: `kind` and its parameters. `bets_placed` (coinType): bets placed in the period (of `coinType` when given); `bets_won` (coinType): bets won in the period (of `coinType` when given); `wagered` (coinType): stake wagered in the period, in base units of `coinType`; `daily_streak_claims`: daily streak rewards claimed in the period; `vip_level`: the VIP level reached; `referrals`: distinct referees that earned the player a referral reward in the period; `login_streak`: consecutive UTC days with a login, up to the last login of the period */
 export type QuestEvaluatorInput = {
   coinType?: string | null | undefined;
-  /** One of: `bets_placed` (coinType): bets placed in the period (of `coinType` when given); `bets_won` (coinType): bets won in the period (of `coinType` when given); `wagered` (coinType): stake wagered in the period, in base units of `coinType`; `daily_streak_claims`: daily streak rewards claimed in the period; `vip_level`: the VIP level reached; `referrals`: distinct referees that earned the player a referral reward in the period; `login_streak`: consecutive UTC days with a login, up to the last login of the period */
   kind: string;
 };
+
+export type QuestEvaluatorKind =
+  | 'bets_placed'
+  | 'bets_won'
+  | 'daily_streak_claims'
+  | 'login_streak'
+  | 'referrals'
+  | 'vip_level'
+  | 'wagered';
+
+/** The campaign's own state: inactive (switched off), upcoming, active or expired */
+export type QuestLifecycle =
+  | 'active'
+  | 'expired'
+  | 'inactive'
+  | 'upcoming';
+
+export type QuestMode =
+  | 'indexed'
+  | 'live';
+
+export type QuestTimePeriod =
+  | 'daily'
+  | 'once'
+  | 'weekly';
 
 /** An edit of a quest: the fields to change and the version it is based on */
 export type QuestUpdateInput = {
   description?: string | null | undefined;
+  /** false: listed `inactive`, never claimable */
   enabled?: boolean | null | undefined;
-  /** ISO 8601, exclusive; null: the campaign's end */
+  /** Optional exclusive end inside the campaign (ISO 8601); null: the campaign's */
   endAt?: string | null | undefined;
+  /** What the quest counts: `kind` and its parameters. `bets_placed` (coinType): bets placed in the period (of `coinType` when given); `bets_won` (coinType): bets won in the period (of `coinType` when given); `wagered` (coinType): stake wagered in the period, in base units of `coinType`; `daily_streak_claims`: daily streak rewards claimed in the period; `vip_level`: the VIP level reached; `referrals`: distinct referees that earned the player a referral reward in the period; `login_streak`: consecutive UTC days with a login, up to the last login of the period */
   evaluator?: QuestEvaluatorInput | null | undefined;
+  /** Status modes the quest answers: indexed, live */
   modes?: Array<string> | null | undefined;
+  /** The campaign's one daily performance quest (must be `daily`) */
   performanceDaily?: boolean | null | undefined;
-  /** ISO 8601; null: the campaign's start */
+  /** Optional start inside the campaign (ISO 8601); null: the campaign's */
   startAt?: string | null | undefined;
+  /** Progress needed: a count, base units of the coin (`wagered`) or a level; a positive integer, as a decimal string or a number */
   target?: string | null | undefined;
+  /** One of: once, daily, weekly */
   timePeriod?: string | null | undefined;
   title?: string | null | undefined;
-  /** The version this edit is based on (VERSION_CONFLICT when stale) */
+  /** The `version` of the row this edit is based on; a stale one is 409 VERSION_CONFLICT */
   version: number;
   xpReward?: number | null | undefined;
 };
@@ -545,21 +582,21 @@ export type PricesQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type PricesQuery = { prices: { updatedAt: string, ageSeconds: number, stale: boolean, source: string, lastFailedPollAt: string | null, native: { symbol: string, usd: string }, stablecoin: { symbol: string, usd: string } } };
 
-export type AdminQuestFieldsFragment = { key: string, title: string, description: string, xpReward: number, timePeriod: string, modes: Array<string>, target: string, enabled: boolean, startAt: string | null, endAt: string | null, performanceDaily: boolean, lifecycle: string, hasClaims: boolean, version: number, updatedAt: string, evaluator: { kind: string, coinType: string | null } };
+export type AdminQuestFieldsFragment = { key: string, title: string, description: string, xpReward: number, timePeriod: QuestTimePeriod, modes: Array<QuestMode>, target: string, enabled: boolean, startAt: string | null, endAt: string | null, performanceDaily: boolean, lifecycle: QuestLifecycle, hasClaims: boolean, version: number, updatedAt: string, evaluator: { kind: QuestEvaluatorKind, coinType: string | null } };
 
-export type AdminCampaignFieldsFragment = { slug: string, type: string, name: string | null, title: string | null, description: string | null, copyText: string | null, startAt: string, endAt: string, managesClaims: boolean, enabled: boolean, lifecycle: string, version: number, updatedAt: string, quests: Array<{ key: string, title: string, description: string, xpReward: number, timePeriod: string, modes: Array<string>, target: string, enabled: boolean, startAt: string | null, endAt: string | null, performanceDaily: boolean, lifecycle: string, hasClaims: boolean, version: number, updatedAt: string, evaluator: { kind: string, coinType: string | null } }> };
+export type AdminCampaignFieldsFragment = { slug: string, type: string, name: string | null, title: string | null, description: string | null, copyText: string | null, startAt: string, endAt: string, managesClaims: boolean, enabled: boolean, lifecycle: QuestLifecycle, version: number, updatedAt: string, quests: Array<{ key: string, title: string, description: string, xpReward: number, timePeriod: QuestTimePeriod, modes: Array<QuestMode>, target: string, enabled: boolean, startAt: string | null, endAt: string | null, performanceDaily: boolean, lifecycle: QuestLifecycle, hasClaims: boolean, version: number, updatedAt: string, evaluator: { kind: QuestEvaluatorKind, coinType: string | null } }> };
 
 export type AdminCampaignsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AdminCampaignsQuery = { adminCampaigns: Array<{ slug: string, type: string, name: string | null, title: string | null, description: string | null, copyText: string | null, startAt: string, endAt: string, managesClaims: boolean, enabled: boolean, lifecycle: string, version: number, updatedAt: string, quests: Array<{ key: string, title: string, description: string, xpReward: number, timePeriod: string, modes: Array<string>, target: string, enabled: boolean, startAt: string | null, endAt: string | null, performanceDaily: boolean, lifecycle: string, hasClaims: boolean, version: number, updatedAt: string, evaluator: { kind: string, coinType: string | null } }> }> };
+export type AdminCampaignsQuery = { adminCampaigns: Array<{ slug: string, type: string, name: string | null, title: string | null, description: string | null, copyText: string | null, startAt: string, endAt: string, managesClaims: boolean, enabled: boolean, lifecycle: QuestLifecycle, version: number, updatedAt: string, quests: Array<{ key: string, title: string, description: string, xpReward: number, timePeriod: QuestTimePeriod, modes: Array<QuestMode>, target: string, enabled: boolean, startAt: string | null, endAt: string | null, performanceDaily: boolean, lifecycle: QuestLifecycle, hasClaims: boolean, version: number, updatedAt: string, evaluator: { kind: QuestEvaluatorKind, coinType: string | null } }> }> };
 
 export type CreateCampaignMutationVariables = Exact<{
   input: CampaignCreateInput;
 }>;
 
 
-export type CreateCampaignMutation = { createCampaign: { slug: string, type: string, name: string | null, title: string | null, description: string | null, copyText: string | null, startAt: string, endAt: string, managesClaims: boolean, enabled: boolean, lifecycle: string, version: number, updatedAt: string, quests: Array<{ key: string, title: string, description: string, xpReward: number, timePeriod: string, modes: Array<string>, target: string, enabled: boolean, startAt: string | null, endAt: string | null, performanceDaily: boolean, lifecycle: string, hasClaims: boolean, version: number, updatedAt: string, evaluator: { kind: string, coinType: string | null } }> } };
+export type CreateCampaignMutation = { createCampaign: { slug: string, type: string, name: string | null, title: string | null, description: string | null, copyText: string | null, startAt: string, endAt: string, managesClaims: boolean, enabled: boolean, lifecycle: QuestLifecycle, version: number, updatedAt: string, quests: Array<{ key: string, title: string, description: string, xpReward: number, timePeriod: QuestTimePeriod, modes: Array<QuestMode>, target: string, enabled: boolean, startAt: string | null, endAt: string | null, performanceDaily: boolean, lifecycle: QuestLifecycle, hasClaims: boolean, version: number, updatedAt: string, evaluator: { kind: QuestEvaluatorKind, coinType: string | null } }> } };
 
 export type UpdateCampaignMutationVariables = Exact<{
   slug: string;
@@ -567,7 +604,7 @@ export type UpdateCampaignMutationVariables = Exact<{
 }>;
 
 
-export type UpdateCampaignMutation = { updateCampaign: { slug: string, type: string, name: string | null, title: string | null, description: string | null, copyText: string | null, startAt: string, endAt: string, managesClaims: boolean, enabled: boolean, lifecycle: string, version: number, updatedAt: string, quests: Array<{ key: string, title: string, description: string, xpReward: number, timePeriod: string, modes: Array<string>, target: string, enabled: boolean, startAt: string | null, endAt: string | null, performanceDaily: boolean, lifecycle: string, hasClaims: boolean, version: number, updatedAt: string, evaluator: { kind: string, coinType: string | null } }> } };
+export type UpdateCampaignMutation = { updateCampaign: { slug: string, type: string, name: string | null, title: string | null, description: string | null, copyText: string | null, startAt: string, endAt: string, managesClaims: boolean, enabled: boolean, lifecycle: QuestLifecycle, version: number, updatedAt: string, quests: Array<{ key: string, title: string, description: string, xpReward: number, timePeriod: QuestTimePeriod, modes: Array<QuestMode>, target: string, enabled: boolean, startAt: string | null, endAt: string | null, performanceDaily: boolean, lifecycle: QuestLifecycle, hasClaims: boolean, version: number, updatedAt: string, evaluator: { kind: QuestEvaluatorKind, coinType: string | null } }> } };
 
 export type CreateCampaignQuestMutationVariables = Exact<{
   campaignSlug: string;
@@ -575,7 +612,7 @@ export type CreateCampaignQuestMutationVariables = Exact<{
 }>;
 
 
-export type CreateCampaignQuestMutation = { createCampaignQuest: { key: string, title: string, description: string, xpReward: number, timePeriod: string, modes: Array<string>, target: string, enabled: boolean, startAt: string | null, endAt: string | null, performanceDaily: boolean, lifecycle: string, hasClaims: boolean, version: number, updatedAt: string, evaluator: { kind: string, coinType: string | null } } };
+export type CreateCampaignQuestMutation = { createCampaignQuest: { key: string, title: string, description: string, xpReward: number, timePeriod: QuestTimePeriod, modes: Array<QuestMode>, target: string, enabled: boolean, startAt: string | null, endAt: string | null, performanceDaily: boolean, lifecycle: QuestLifecycle, hasClaims: boolean, version: number, updatedAt: string, evaluator: { kind: QuestEvaluatorKind, coinType: string | null } } };
 
 export type UpdateCampaignQuestMutationVariables = Exact<{
   campaignSlug: string;
@@ -584,7 +621,7 @@ export type UpdateCampaignQuestMutationVariables = Exact<{
 }>;
 
 
-export type UpdateCampaignQuestMutation = { updateCampaignQuest: { key: string, title: string, description: string, xpReward: number, timePeriod: string, modes: Array<string>, target: string, enabled: boolean, startAt: string | null, endAt: string | null, performanceDaily: boolean, lifecycle: string, hasClaims: boolean, version: number, updatedAt: string, evaluator: { kind: string, coinType: string | null } } };
+export type UpdateCampaignQuestMutation = { updateCampaignQuest: { key: string, title: string, description: string, xpReward: number, timePeriod: QuestTimePeriod, modes: Array<QuestMode>, target: string, enabled: boolean, startAt: string | null, endAt: string | null, performanceDaily: boolean, lifecycle: QuestLifecycle, hasClaims: boolean, version: number, updatedAt: string, evaluator: { kind: QuestEvaluatorKind, coinType: string | null } } };
 
 export type QuestCampaignsQueryVariables = Exact<{ [key: string]: never; }>;
 

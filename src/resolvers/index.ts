@@ -4,6 +4,8 @@ import { specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { cacheControlDirective } from '../graphql/cache-policy';
 import { createAuthChecker } from '../graphql/authorized';
 import { domains, type DomainName, type Services } from '../services';
+import { questOperations } from '../services/quests';
+import { resolverOf } from './operations';
 import { AuthResolver } from './auth';
 import { BlogResolver } from './blog';
 import { ChatResolver } from './chat';
@@ -16,7 +18,6 @@ import { JobsResolver } from './jobs';
 import { LeaderboardEntryResolver, LeaderboardsResolver } from './leaderboards';
 import { PricesResolver } from './prices';
 import { QuestsResolver } from './quests';
-import { QuestsAdminResolver } from './quests-admin';
 import { SocialLinksResolver } from './social-links';
 import { SystemResolver } from './system';
 import { UsersResolver } from './users';
@@ -36,7 +37,7 @@ export const domainResolvers = {
   leaderboards: [LeaderboardsResolver, LeaderboardEntryResolver],
   analytics: [AnalyticsResolver, BetActivityResolver],
   blog: [BlogResolver],
-  quests: [QuestsResolver, QuestsAdminResolver],
+  quests: [QuestsResolver, resolverOf(questOperations)],
   users: [UsersResolver, SocialLinksResolver],
   chat: [ChatResolver, ChatModerationResolver],
   presence: [PresenceResolver],

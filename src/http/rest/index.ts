@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { domains, type DomainName, type Services } from '../../services';
+import { questOperations } from '../../services/quests';
+import { restRoutesOf } from './operations';
 import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
 import { blogRoutes } from './blog';
@@ -10,7 +12,6 @@ import { giftAdminRoutes } from './gifts-admin';
 import { priceRoutes } from './prices';
 import { healthRoutes } from './health';
 import { questRoutes } from './quests';
-import { questAdminRoutes } from './quests-admin';
 import { addSharedSchemas, documentBearerAuth, documentTransportErrors } from './responses';
 import { usersRoutes } from './users';
 import { socialLinkRoutes } from './social-links';
@@ -30,7 +31,7 @@ export const domainRoutes = {
   operators: [operatorRoutes],
   analytics: [analyticsRoutes],
   blog: [blogRoutes],
-  quests: [questRoutes, questAdminRoutes],
+  quests: [questRoutes, restRoutesOf(questOperations)],
   users: [usersRoutes, socialLinkRoutes],
   chat: [chatRoutes, chatModerationRoutes],
   onramps: [onrampRoutes],

@@ -8,3 +8,4 @@ export * from './progress';
 export * from './seed';
 export * from './service';
 export * from './domain';
+export * from './operations';

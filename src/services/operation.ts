@@ -1,0 +1,91 @@
+import type { z } from "zod";
+import type { Access } from "../edge/authorize";
+import type { Caller } from "../edge/caller";
+import type { ErrorCode } from "../errors";
+
+/**
+ * One operation of a domain, said once: its name, input and output (the domain's zod models),
+ * who may call it, what it may refuse with, and its handler. The REST routes, their OpenAPI
+ * entries and the GraphQL fields are read from these declarations (src/http/rest/operations.ts,
+ * src/resolvers/operations.ts); nothing about the operation is spelled again in a transport.
+ */
+export interface OperationDeclaration<
+  Svc,
+  Params extends z.ZodRawShape,
+  Input extends z.ZodType | undefined,
+  Output extends z.ZodType,
+> {
+  /** A verb phrase for people: the OpenAPI summary and the GraphQL description. */
+  summary: string;
+  /** `query` reads, `mutation` writes (GraphQL's kinds; REST reads with GET). */
+  kind: "query" | "mutation";
+  /** `public`: anyone; `wallet`: a verified access token; `operator`: an operator wallet or OPERATOR_TOKEN. */
+  access: "public" | Access;
+  /** Scalar identifiers: REST path parameters, GraphQL arguments (each a zod string or int model). */
+  params?: Params;
+  /** The body (REST) or `input` argument (GraphQL), judged by the service's own parse. */
+  input?: Input;
+  /** The answer's model (REST 200 body, GraphQL field type). */
+  output: Output;
+  /** What it refuses with beyond the access refusals and the transport's own (VALIDATION_FAILED, NOT_FOUND, …). */
+  errors?: readonly ErrorCode[];
+  /** Where REST serves it (path parameters spelled `:name`, one per entry of `params`). */
+  rest: {
+    method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+    path: string;
+    operationId: string;
+    tag: string;
+    /** REST answers `{ [envelope]: output }` (a list under a name) where GraphQL answers the output itself. */
+    envelope?: string;
+  };
+  /** Its GraphQL field, and the argument names when they differ from the params' names. */
+  graphql: { field: string; args?: { [K in keyof Params]?: string } };
+  handle(
+    services: Svc,
+    call: OperationCall<
+      z.output<z.ZodObject<Params>>,
+      Input extends z.ZodType ? unknown : undefined
+    >,
+  ): Promise<z.input<Output>> | z.input<Output>;
+}
+
+/** What a handler receives, whatever the transport. */
+export interface OperationCall<P, I> {
+  params: P;
+  /** As sent (plain JSON; absent fields absent): the service parses it with the declared model. */
+  input: I;
+  caller: Caller;
+  requestId: string;
+  ip: string;
+  /** Aborted when the request ends unanswered. */
+  signal?: AbortSignal;
+}
+
+/** Any declaration, as the transports iterate them. */
+export type AnyOperation<Svc = never> = OperationDeclaration<
+  Svc,
+  z.ZodRawShape,
+  z.ZodType | undefined,
+  z.ZodType
+>;
+
+/**
+ * The declaring function of a domain whose handlers receive `Svc` (what the domain creates):
+ * `const operation = operationsOver<{ quests: QuestService }>()`, then `operation({ … })` with
+ * its models inferred.
+ */
+export function operationsOver<Svc>() {
+  return <
+    const Params extends z.ZodRawShape = Record<never, never>,
+    Input extends z.ZodType | undefined = undefined,
+    Output extends z.ZodType = z.ZodType,
+  >(
+    declaration: OperationDeclaration<Svc, Params, Input, Output>,
+  ): OperationDeclaration<Svc, Params, Input, Output> => declaration;
+}
+
+/** A domain's operations over the services they call (the transports hand over the whole `Services`). */
+export interface OperationSet<Svc> {
+  readonly domain: string;
+  readonly operations: readonly AnyOperation<Svc>[];
+}
