@@ -1,16 +1,15 @@
-import Fastify from "fastify";
-import { registerOpenApi } from "../src/http/openapi";
-import { restRoutes } from "../src/http/rest";
-import type { Services } from "../src/services";
+import Fastify from 'fastify';
+import { registerOpenApi } from '../src/http/openapi';
+import { restRoutes } from '../src/http/rest';
+import type { Services } from '../src/services';
 
 /** The checked-in copy: the console's and the client package's REST types are generated from it. */
-export const OPENAPI_FILE = "schema/openapi.json";
+export const OPENAPI_FILE = 'schema/openapi.json';
 
 /** Stands in for every service: route modules only register (read properties, bind methods); no handler runs here. */
 function inertServices(): Services {
   const inert: object = new Proxy(function inert() {}, {
-    get: (_target, key) =>
-      key === "then" ? undefined : key === "version" ? "0.0.0" : inert,
+    get: (_target, key) => (key === 'then' ? undefined : key === 'version' ? '0.0.0' : inert),
     apply: () => inert,
   });
   return inert as Services;
@@ -23,8 +22,8 @@ function inertServices(): Services {
  */
 export async function renderOpenApiDocument(): Promise<string> {
   const app = Fastify({ logger: false });
-  await registerOpenApi(app, { version: "0.0.0" });
-  await app.register(restRoutes, { prefix: "/api", services: inertServices() });
+  await registerOpenApi(app, { version: '0.0.0' });
+  await app.register(restRoutes, { prefix: '/api', services: inertServices() });
   await app.ready();
   const document = app.swagger();
   await app.close();

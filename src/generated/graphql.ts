@@ -46,12 +46,11 @@ export type CampaignUpdateInput = {
 };
 
 export type GiftWindowInput = {
+  /** Gifts the project hands out per UTC day while this window is open */
   dailyQuota: number;
-  /** Default true */
+  /** false: kept, but never open */
   enabled?: boolean | null | undefined;
-  /** ISO 8601 with a zone, after startsAt */
   endsAt: string;
-  /** ISO 8601 with a zone */
   startsAt: string;
 };
 

@@ -1,13 +1,6 @@
-import {
-  Field,
-  Float,
-  InputType,
-  Int,
-  ObjectType,
-  registerEnumType,
-} from "type-graphql";
-import type { z } from "zod";
-import { modelNames } from "../services/model-names";
+import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import type { z } from 'zod';
+import { modelNames } from '../services/model-names';
 
 /**
  * GraphQL types built from the domains' zod models at start, so a field is declared once (in the
@@ -19,14 +12,12 @@ import { modelNames } from "../services/model-names";
  *   details on REST and GraphQL (a GraphQL enum would refuse it before the service, in another shape).
  * - A union of objects sharing a discriminator becomes one input (the discriminator required, the
  *   members' other fields optional) or one object type; a union of scalars is a String.
- * - Objects and enums take their name from `modelNames` (src/services/model-names.ts).
+ * - Objects and enums take their name from `modelNames` (src/services/model-names.ts); a string
+ *   model named after a GraphQL scalar (SCALARS) becomes that scalar.
  */
 
-type Io = "input" | "output";
-type GqlType = (
-  typeof String | typeof Boolean | typeof Int | typeof Float | object
-) &
-  object;
+type Io = 'input' | 'output';
+type GqlType = (typeof String | typeof Boolean | typeof Int | typeof Float | object) & object;
 interface Shape {
   type: GqlType;
   list?: { itemNullable: boolean };
@@ -47,10 +38,14 @@ interface Def {
   out?: z.ZodType;
   discriminator?: string;
 }
-const defOf = (schema: z.ZodType): Def =>
-  (schema as unknown as { _zod: { def: Def } })._zod.def;
-const nameOf = (schema: z.ZodType): string | undefined =>
-  modelNames.get(schema)?.name;
+/** The scalars a string model may name itself after (`named('DateTimeISO', z.iso.datetime())`). */
+const SCALARS: Record<string, GqlType> = {
+  DateTimeISO: GraphQLISODateTime,
+  ID,
+};
+
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+const nameOf = (schema: z.ZodType): string | undefined => modelNames.get(schema)?.name;
 
 // By name: a model's `.describe()` copies carry its name and become the same type.
 const built = {
@@ -61,16 +56,10 @@ const enums = new Map<string, { type: object; values: string }>();
 
 function enumType(schema: z.ZodType, values: readonly string[]): object {
   const name = nameOf(schema);
-  if (!name)
-    throw new Error(
-      `an output enum (${values.join(", ")}) needs a name: named('…', model) in its domain's model`,
-    );
+  if (!name) throw new Error(`an output enum (${values.join(', ')}) needs a name: named('…', model) in its domain's model`);
   const cached = enums.get(name);
   if (cached) {
-    if (cached.values !== values.join())
-      throw new Error(
-        `two enums named ${name}: ${cached.values} and ${values.join()}`,
-      );
+    if (cached.values !== values.join()) throw new Error(`two enums named ${name}: ${cached.values} and ${values.join()}`);
     return cached.type;
   }
   const type = Object.fromEntries(values.map((v) => [v, v]));
@@ -86,50 +75,47 @@ export function shapeOf(schema: z.ZodType, io: Io): Shape {
     ...shape,
     description: schema.description ?? shape.description,
   });
+  const scalar = SCALARS[nameOf(schema) ?? ''];
+  if (scalar && !['optional', 'nullable', 'default'].includes(def.type)) return { type: scalar, nullable: false, description: schema.description };
   switch (def.type) {
-    case "optional":
-    case "default":
-    case "prefault":
+    case 'optional':
+    case 'default':
+    case 'prefault':
       return described({
         ...shapeOf(def.innerType!, io),
-        nullable:
-          io === "input" || def.type === "optional"
-            ? true
-            : shapeOf(def.innerType!, io).nullable,
+        nullable: io === 'input' || def.type === 'optional' ? true : shapeOf(def.innerType!, io).nullable,
       });
-    case "nullable":
+    case 'nullable':
       return described({ ...shapeOf(def.innerType!, io), nullable: true });
-    case "readonly":
-    case "catch":
+    case 'readonly':
+    case 'catch':
       return described(shapeOf(def.innerType!, io));
-    case "pipe":
-      return described(shapeOf(io === "input" ? def.in! : def.out!, io));
-    case "string":
-    case "literal":
-    case "bigint":
-    case "date":
+    case 'pipe':
+      return described(shapeOf(io === 'input' ? def.in! : def.out!, io));
+    case 'string':
+    case 'literal':
+    case 'bigint':
+    case 'date':
       return described({ type: String, nullable: false });
-    case "boolean":
+    case 'boolean':
       return described({ type: Boolean, nullable: false });
-    case "number":
+    case 'number':
       return described({
         type: (schema as unknown as { isInt: boolean }).isInt ? Int : Float,
         nullable: false,
       });
-    case "enum": {
+    case 'enum': {
       const values = Object.values(def.entries!);
-      const listed = `One of: ${values.join(", ")}`;
-      if (io === "input")
+      const listed = `One of: ${values.join(', ')}`;
+      if (io === 'input')
         return {
           type: String,
           nullable: false,
-          description: schema.description
-            ? `${schema.description}. ${listed}`
-            : listed,
+          description: schema.description ? `${schema.description}. ${listed}` : listed,
         };
       return described({ type: enumType(schema, values), nullable: false });
     }
-    case "array": {
+    case 'array': {
       const item = shapeOf(def.element!, io);
       return described({
         type: item.type,
@@ -138,32 +124,28 @@ export function shapeOf(schema: z.ZodType, io: Io): Shape {
         description: item.description,
       });
     }
-    case "object":
+    case 'object':
       return described({ type: objectType(schema, io), nullable: false });
-    case "union": {
+    case 'union': {
       const members = def.options!;
-      if (members.every((m) => defOf(m).type === "object"))
-        return described({ type: objectType(schema, io), nullable: false });
-      if (
-        members.every((m) =>
-          ["string", "number", "literal", "bigint"].includes(defOf(m).type),
-        )
-      )
-        return described({ type: String, nullable: false });
-      throw new Error(
-        `no GraphQL form for a union of ${members.map((m) => defOf(m).type).join(", ")}`,
-      );
+      if (members.every((m) => defOf(m).type === 'object')) return described({ type: objectType(schema, io), nullable: false });
+      if (members.every((m) => ['string', 'number', 'literal', 'bigint'].includes(defOf(m).type))) return described({ type: String, nullable: false });
+      throw new Error(`no GraphQL form for a union of ${members.map((m) => defOf(m).type).join(', ')}`);
     }
     default:
       throw new Error(`no GraphQL form for a zod ${def.type}`);
   }
 }
 
+/** The fields of an object model (GraphQL arguments when an operation spreads its input). */
+export function fieldModels(schema: z.ZodType): Array<[string, z.ZodType]> {
+  return fieldsOf(schema).map(([key, model]) => [key, model]);
+}
+
 /** The fields of an object model, or of a union of objects merged (the discriminator required where every member has it). */
 function fieldsOf(schema: z.ZodType): Array<[string, z.ZodType, boolean]> {
   const def = defOf(schema);
-  if (def.type === "object")
-    return Object.entries(def.shape!).map(([k, v]) => [k, v, true]);
+  if (def.type === 'object') return Object.entries(def.shape!).map(([k, v]) => [k, v, true]);
   const members = def.options!.map((m) => defOf(m).shape!);
   const keys = [...new Set(members.flatMap((shape) => Object.keys(shape)))];
   return keys.map((key) => {
@@ -176,11 +158,9 @@ function objectType(schema: z.ZodType, io: Io): GqlType {
   const name = nameOf(schema);
   if (!name)
     throw new Error(
-      `a GraphQL ${io} object needs a name: named('…', model) in its domain's model (fields: ${fieldsOf(
-        schema,
-      )
+      `a GraphQL ${io} object needs a name: named('…', model) in its domain's model (fields: ${fieldsOf(schema)
         .map(([k]) => k)
-        .join(", ")})`,
+        .join(', ')})`,
     );
   const cached = built[io].get(name);
   if (cached) return cached;
@@ -191,23 +171,11 @@ function objectType(schema: z.ZodType, io: Io): GqlType {
     const nullable = shape.nullable || !inEveryMember;
     const options = {
       description: shape.description,
-      nullable: shape.list
-        ? nullable
-          ? shape.list.itemNullable
-            ? "itemsAndList"
-            : true
-          : shape.list.itemNullable
-            ? "items"
-            : false
-        : nullable,
+      nullable: shape.list ? (nullable ? (shape.list.itemNullable ? 'itemsAndList' : true) : shape.list.itemNullable ? 'items' : false) : nullable,
     } as const;
-    Field(() => (shape.list ? [shape.type] : shape.type), options)(
-      type.prototype,
-      key,
-    );
+    Field(() => (shape.list ? [shape.type] : shape.type), options)(type.prototype, key);
   }
-  if (io === "input")
-    InputType(name, { description: schema.description })(type);
+  if (io === 'input') InputType(name, { description: schema.description })(type);
   else
     ObjectType(name, {
       description: schema.description,
@@ -222,19 +190,11 @@ export function graphqlTypeOf(
   io: Io,
 ): {
   type: () => GqlType | [GqlType];
-  nullable: boolean | "items" | "itemsAndList";
+  nullable: boolean | 'items' | 'itemsAndList';
   description?: string;
 } {
   const shape = shapeOf(schema, io);
-  const nullable = shape.list
-    ? shape.nullable
-      ? shape.list.itemNullable
-        ? "itemsAndList"
-        : true
-      : shape.list.itemNullable
-        ? "items"
-        : false
-    : shape.nullable;
+  const nullable = shape.list ? (shape.nullable ? (shape.list.itemNullable ? 'itemsAndList' : true) : shape.list.itemNullable ? 'items' : false) : shape.nullable;
   return {
     type: () => (shape.list ? [shape.type] : shape.type),
     nullable,

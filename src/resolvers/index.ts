@@ -4,6 +4,7 @@ import { specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { cacheControlDirective } from '../graphql/cache-policy';
 import { createAuthChecker } from '../graphql/authorized';
 import { domains, type DomainName, type Services } from '../services';
+import { giftOperations } from '../services/gifts';
 import { questOperations } from '../services/quests';
 import { resolverOf } from './operations';
 import { AuthResolver } from './auth';
@@ -12,7 +13,6 @@ import { ChatResolver } from './chat';
 import { ChatModerationResolver } from './chat-moderation';
 import { PresenceResolver } from './presence';
 import { GiftsResolver } from './gifts';
-import { GiftAdminResolver } from './gifts-admin';
 import { IndexerResolver } from './indexer';
 import { JobsResolver } from './jobs';
 import { LeaderboardEntryResolver, LeaderboardsResolver } from './leaderboards';
@@ -46,7 +46,7 @@ export const domainResolvers = {
   'welcome-wheel': [WelcomeWheelResolver],
   nameservice: [NameserviceResolver],
   prices: [PricesResolver],
-  gifts: [GiftsResolver, GiftAdminResolver],
+  gifts: [GiftsResolver, resolverOf(giftOperations)],
 } as const satisfies ResolversByDomain;
 
 type GraphqlResolverClass = new (services: Services) => object;

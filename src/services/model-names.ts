@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from 'zod';
 
 /**
  * The names of a domain's models where a transport needs one: the GraphQL type (object, input or

@@ -1,7 +1,7 @@
-import type { z } from "zod";
-import type { Access } from "../edge/authorize";
-import type { Caller } from "../edge/caller";
-import type { ErrorCode } from "../errors";
+import type { z } from 'zod';
+import type { Access } from '../edge/authorize';
+import type { Caller } from '../edge/caller';
+import type { ErrorCode } from '../errors';
 
 /**
  * One operation of a domain, said once: its name, input and output (the domain's zod models),
@@ -9,18 +9,13 @@ import type { ErrorCode } from "../errors";
  * entries and the GraphQL fields are read from these declarations (src/http/rest/operations.ts,
  * src/resolvers/operations.ts); nothing about the operation is spelled again in a transport.
  */
-export interface OperationDeclaration<
-  Svc,
-  Params extends z.ZodRawShape,
-  Input extends z.ZodType | undefined,
-  Output extends z.ZodType,
-> {
+export interface OperationDeclaration<Svc, Params extends z.ZodRawShape, Input extends z.ZodType | undefined, Output extends z.ZodType> {
   /** A verb phrase for people: the OpenAPI summary and the GraphQL description. */
   summary: string;
   /** `query` reads, `mutation` writes (GraphQL's kinds; REST reads with GET). */
-  kind: "query" | "mutation";
+  kind: 'query' | 'mutation';
   /** `public`: anyone; `wallet`: a verified access token; `operator`: an operator wallet or OPERATOR_TOKEN. */
-  access: "public" | Access;
+  access: 'public' | Access;
   /** Scalar identifiers: REST path parameters, GraphQL arguments (each a zod string or int model). */
   params?: Params;
   /** The body (REST) or `input` argument (GraphQL), judged by the service's own parse. */
@@ -31,23 +26,27 @@ export interface OperationDeclaration<
   errors?: readonly ErrorCode[];
   /** Where REST serves it (path parameters spelled `:name`, one per entry of `params`). */
   rest: {
-    method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
     path: string;
     operationId: string;
     tag: string;
     /** REST answers `{ [envelope]: output }` (a list under a name) where GraphQL answers the output itself. */
     envelope?: string;
   };
-  /** Its GraphQL field, and the argument names when they differ from the params' names. */
-  graphql: { field: string; args?: { [K in keyof Params]?: string } };
-  handle(
-    services: Svc,
-    call: OperationCall<
-      z.output<z.ZodObject<Params>>,
-      Input extends z.ZodType ? unknown : undefined
-    >,
-  ): Promise<z.input<Output>> | z.input<Output>;
+  /**
+   * Its GraphQL field; the argument names where they differ from the params' names; `spread`: the
+   * input's fields are arguments of their own instead of one `input` object.
+   */
+  graphql: {
+    field: string;
+    args?: { [K in keyof Params]?: string };
+    spread?: boolean;
+  };
+  handle(services: Svc, call: OperationCall<z.output<z.ZodObject<Params>>, Input extends z.ZodType ? unknown : undefined>): Promise<Answer<z.input<Output>>> | Answer<z.input<Output>>;
 }
+
+/** A handler's answer: the output model's shape, where a date-time string may be a Date (every transport writes it as ISO 8601). */
+type Answer<T> = T extends string ? T | Date : T extends readonly (infer U)[] ? Answer<U>[] : T extends object ? { [K in keyof T]: Answer<T[K]> } : T;
 
 /** What a handler receives, whatever the transport. */
 export interface OperationCall<P, I> {
@@ -62,12 +61,7 @@ export interface OperationCall<P, I> {
 }
 
 /** Any declaration, as the transports iterate them. */
-export type AnyOperation<Svc = never> = OperationDeclaration<
-  Svc,
-  z.ZodRawShape,
-  z.ZodType | undefined,
-  z.ZodType
->;
+export type AnyOperation<Svc = never> = OperationDeclaration<Svc, z.ZodRawShape, z.ZodType | undefined, z.ZodType>;
 
 /**
  * The declaring function of a domain whose handlers receive `Svc` (what the domain creates):
@@ -75,11 +69,7 @@ export type AnyOperation<Svc = never> = OperationDeclaration<
  * its models inferred.
  */
 export function operationsOver<Svc>() {
-  return <
-    const Params extends z.ZodRawShape = Record<never, never>,
-    Input extends z.ZodType | undefined = undefined,
-    Output extends z.ZodType = z.ZodType,
-  >(
+  return <const Params extends z.ZodRawShape = Record<never, never>, Input extends z.ZodType | undefined = undefined, Output extends z.ZodType = z.ZodType>(
     declaration: OperationDeclaration<Svc, Params, Input, Output>,
   ): OperationDeclaration<Svc, Params, Input, Output> => declaration;
 }

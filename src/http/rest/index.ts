@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { domains, type DomainName, type Services } from '../../services';
+import { giftOperations } from '../../services/gifts';
 import { questOperations } from '../../services/quests';
 import { restRoutesOf } from './operations';
 import { analyticsRoutes } from './analytics';
@@ -8,7 +9,6 @@ import { blogRoutes } from './blog';
 import { chatRoutes } from './chat';
 import { chatModerationRoutes } from './chat-moderation';
 import { giftRoutes } from './gifts';
-import { giftAdminRoutes } from './gifts-admin';
 import { priceRoutes } from './prices';
 import { healthRoutes } from './health';
 import { questRoutes } from './quests';
@@ -39,7 +39,7 @@ export const domainRoutes = {
   'welcome-wheel': [welcomeWheelRoutes],
   nameservice: [nameserviceRoutes],
   prices: [priceRoutes],
-  gifts: [giftRoutes, giftAdminRoutes],
+  gifts: [giftRoutes, restRoutesOf(giftOperations)],
 } as const satisfies { [D in DomainName]?: readonly DomainRoutes[] };
 
 /** The `/api` REST shim: one file per domain, each a thin adapter over its service, registered in registry order. */

@@ -2,4 +2,5 @@ export * from './metrics';
 export * from './service';
 export * from './domain';
 export { createProjectInput, giftProjectModel, setWindowsInput, stashInput, type GiftProjectSummary } from './model';
+export { giftOperations } from './operations';
 export type { GiftAdmin } from './admin';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { named } from '../model-names';
 
 /** A project (gift campaign) name: lower-case letters, digits, `-` and `_`. */
 export const projectName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, { error: 'must be 1–64 of a-z, 0-9, - and _, starting with a letter or digit' });
@@ -33,12 +34,14 @@ export const setWindowsInput = z
 /** The `gifts:load` input: URLs to add to a project's stash (one already stashed, in any project, is skipped). */
 export const stashInput = z.strictObject({ urls: z.array(z.string()).min(1).max(10_000).describe('Absolute http(s) URLs, at most 10,000 a request') });
 
-const counter = z.object({ limit: z.number().int(), delivered: z.number().int(), remaining: z.number().int() });
+const counter = named('GiftProjectQuota', z.object({ limit: z.number().int(), delivered: z.number().int(), remaining: z.number().int() }));
+/** Written as GraphQL's DateTimeISO (the summaries carry Dates). */
+const dateTime = named('DateTimeISO', z.iso.datetime());
 
 export const giftWindowModel = z.object({
   id: z.string(),
-  startsAt: z.iso.datetime(),
-  endsAt: z.iso.datetime(),
+  startsAt: dateTime,
+  endsAt: dateTime,
   dailyQuota: z.number().int(),
   enabled: z.boolean(),
   open: z.boolean().describe('Open now (enabled and now within it)'),
@@ -48,11 +51,20 @@ export const giftWindowModel = z.object({
 export const giftProjectModel = z.object({
   name: z.string(),
   title: z.string().nullable(),
-  createdAt: z.iso.datetime(),
-  stash: z.object({ total: z.number().int(), delivered: z.number().int(), left: z.number().int().describe('URLs not yet handed out') }),
+  createdAt: dateTime,
+  stash: named('GiftStashCount', z.object({ total: z.number().int(), delivered: z.number().int(), left: z.number().int().describe('URLs not yet handed out') })),
   today: counter.describe("Today's project quota: the open window's dailyQuota (0 outside a window)"),
   windows: z.array(giftWindowModel),
-});
+}).describe('A gift project as operators run it');
 
 export type GiftWindowSummary = z.output<typeof giftWindowModel>;
 export type GiftProjectSummary = Omit<z.output<typeof giftProjectModel>, 'createdAt' | 'windows'> & { createdAt: Date; windows: Array<Omit<GiftWindowSummary, 'startsAt' | 'endsAt'> & { startsAt: Date; endsAt: Date }> };
+
+/** What a stash load did: URLs added, URLs skipped (already stashed in any project, or repeated), and the project after it. */
+export const stashLoadModel = z.object({ added: z.number().int(), skipped: z.number().int().describe('Already stashed (any project) or repeated'), project: giftProjectModel });
+
+// The GraphQL types these models become (src/graphql/zod-types.ts).
+named('GiftWindowInput', windowInput);
+named('GiftProjectWindow', giftWindowModel);
+named('GiftProject', giftProjectModel);
+named('GiftStashLoad', stashLoadModel);
