@@ -91,6 +91,11 @@ export type OnrampSessionTokenInput = {
   hexAddress?: string | null | undefined;
 };
 
+/** `setting`: named by OPERATOR_WALLETS (removed only there); `grant`: granted by an operator */
+export type OperatorSource =
+  | 'grant'
+  | 'setting';
+
 /** One check of a batch status request */
 export type QuestCheckInput = {
   /** indexed (default) | live */
@@ -538,14 +543,14 @@ export type OnrampBSessionTokenMutation = { onrampBSessionToken: { sessionToken:
 export type OperatorsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type OperatorsQuery = { operators: Array<{ wallet: string, source: string, grantedBy: string | null, grantedAt: string | null }> };
+export type OperatorsQuery = { operators: Array<{ wallet: string, source: OperatorSource, grantedBy: string | null, grantedAt: string | null }> };
 
 export type GrantOperatorMutationVariables = Exact<{
   wallet: string;
 }>;
 
 
-export type GrantOperatorMutation = { grantOperator: { wallet: string, source: string, grantedBy: string | null } };
+export type GrantOperatorMutation = { grantOperator: { wallet: string, source: OperatorSource, grantedBy: string | null } };
 
 export type RevokeOperatorMutationVariables = Exact<{
   wallet: string;

@@ -5,6 +5,7 @@ import { cacheControlDirective } from '../graphql/cache-policy';
 import { createAuthChecker } from '../graphql/authorized';
 import { domains, type DomainName, type Services } from '../services';
 import { giftOperations } from '../services/gifts';
+import { operatorOperations } from '../services/operators';
 import { questOperations } from '../services/quests';
 import { resolverOf } from './operations';
 import { AuthResolver } from './auth';
@@ -26,14 +27,13 @@ import { AnalyticsResolver, BetActivityResolver } from './analytics';
 import { OnrampsResolver } from './onramps';
 import { WelcomeWheelResolver } from './welcome-wheel';
 import { NameserviceResolver } from './nameservice';
-import { OperatorsResolver } from './operators';
 import { ChainWritesResolver } from './chain-writes';
 
 /** Each domain's GraphQL resolvers, under its name in the registry (src/services/domains.ts). */
 export const domainResolvers = {
   ops: [SystemResolver, JobsResolver, IndexerResolver],
   auth: [AuthResolver, ZkLoginResolver],
-  operators: [OperatorsResolver],
+  operators: [resolverOf(operatorOperations)],
   leaderboards: [LeaderboardsResolver, LeaderboardEntryResolver],
   analytics: [AnalyticsResolver, BetActivityResolver],
   blog: [BlogResolver],

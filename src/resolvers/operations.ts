@@ -38,7 +38,8 @@ function addField(target: { prototype: object }, op: AnyOperation<Services>): vo
   const resolve: Resolve = async function (this: { services: Services }, ...args: unknown[]) {
     const ctx = args[args.length - 1] as GraphqlContext;
     const call = { params: Object.fromEntries(params.map(([key], i) => [key, args[i]])), input: inputOf(args), caller: ctx, requestId: ctx.requestId, ip: ctx.ip, signal: ctx.signal };
-    return op.handle(this.services as never, call as never);
+    const answer = await op.handle(this.services as never, call as never);
+    return op.graphql.output ? op.graphql.output.from(answer as never) : answer;
   };
   Object.defineProperty(resolve, 'name', { value: field });
   const descriptor = { value: resolve, writable: true, configurable: true, enumerable: false };
@@ -51,7 +52,7 @@ function addField(target: { prototype: object }, op: AnyOperation<Services>): vo
   });
   Ctx()(target.prototype, field, args.length);
 
-  const output = graphqlTypeOf(op.output, 'output');
+  const output = graphqlTypeOf(op.graphql.output?.model ?? op.output, 'output');
   const options = { name: field, description: op.access === 'operator' ? `${op.summary} (operator only)` : op.summary, nullable: output.nullable };
   (op.kind === 'query' ? Query(output.type, options) : Mutation(output.type, options))(target.prototype, field, descriptor);
   if (op.access !== 'public') Authorized(op.access)(target.prototype, field, descriptor);

@@ -32,6 +32,8 @@ export interface OperationDeclaration<Svc, Params extends z.ZodRawShape, Input e
     tag: string;
     /** REST answers `{ [envelope]: output }` (a list under a name) where GraphQL answers the output itself. */
     envelope?: string;
+    /** The input comes as the query string (a GET), not as a body. */
+    query?: boolean;
   };
   /**
    * Its GraphQL field; the argument names where they differ from the params' names; `spread`: the
@@ -41,6 +43,8 @@ export interface OperationDeclaration<Svc, Params extends z.ZodRawShape, Input e
     field: string;
     args?: { [K in keyof Params]?: string };
     spread?: boolean;
+    /** Where GraphQL answers in another shape than REST (JSON values as text): its model and the mapping. */
+    output?: { model: z.ZodType; from(answer: never): unknown };
   };
   handle(services: Svc, call: OperationCall<z.output<z.ZodObject<Params>>, Input extends z.ZodType ? unknown : undefined>): Promise<Answer<z.input<Output>>> | Answer<z.input<Output>>;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { domains, type DomainName, type Services } from '../../services';
 import { giftOperations } from '../../services/gifts';
+import { operatorOperations } from '../../services/operators';
 import { questOperations } from '../../services/quests';
 import { restRoutesOf } from './operations';
 import { analyticsRoutes } from './analytics';
@@ -19,7 +20,6 @@ import { zkLoginRoutes } from './zklogin';
 import { onrampRoutes } from './onramps';
 import { welcomeWheelRoutes } from './welcome-wheel';
 import { nameserviceRoutes } from './nameservice';
-import { operatorRoutes } from './operators';
 import { chainWriteRoutes } from './chain-writes';
 
 type DomainRoutes = (app: FastifyInstance, services: Services) => Promise<void>;
@@ -28,7 +28,7 @@ type DomainRoutes = (app: FastifyInstance, services: Services) => Promise<void>;
 export const domainRoutes = {
   ops: [healthRoutes],
   auth: [authRoutes, zkLoginRoutes],
-  operators: [operatorRoutes],
+  operators: [restRoutesOf(operatorOperations)],
   analytics: [analyticsRoutes],
   blog: [blogRoutes],
   quests: [questRoutes, restRoutesOf(questOperations)],

@@ -29,7 +29,7 @@ function routeOptions(op: AnyOperation<Services>) {
       operationId: op.rest.operationId,
       summary: op.summary,
       ...(op.access === 'operator' ? { security: OPERATOR_SECURITY } : {}),
-      ...(op.input ? { body: documentedBody(op.input) } : {}),
+      ...(op.input ? { [op.rest.query ? 'querystring' : 'body']: documentedBody(op.input) } : {}),
       ...(params ? { params: { ...params, additionalProperties: undefined } } : {}),
       response: {
         200: documentedReply(op.rest.envelope ? z.object({ [op.rest.envelope]: op.output }) : op.output),
@@ -50,7 +50,7 @@ export function restRoutesOf(set: OperationSet<never>) {
         handler: async (request: FastifyRequest) => {
           const output = await op.handle(services, {
             params: request.params as Record<string, unknown>,
-            input: op.input ? request.body : undefined,
+            input: op.input ? (op.rest.query ? request.query : request.body) : undefined,
             caller: request,
             requestId: request.id,
             ip: request.ip,
