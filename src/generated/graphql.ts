@@ -45,6 +45,18 @@ export type CampaignUpdateInput = {
   version: number;
 };
 
+export type ChainWriteEffectsStatus =
+  | 'failure'
+  | 'success';
+
+/** queued → submitted → confirmed | failed; queued → cancelled */
+export type ChainWriteStatus =
+  | 'cancelled'
+  | 'confirmed'
+  | 'failed'
+  | 'queued'
+  | 'submitted';
+
 export type GiftWindowInput = {
   /** Gifts the project hands out per UTC day while this window is open */
   dailyQuota: number;
@@ -281,7 +293,7 @@ export type BlogPostQueryVariables = Exact<{
 
 export type BlogPostQuery = { blogPost: { slug: string, title: string, url: string, html: string, author: string, tags: Array<string> } | null };
 
-export type ChainWriteFieldsFragment = { id: string, kind: string, key: string, status: string, payload: string, digest: string | null, attempts: number, lastError: string | null, nextAttemptAt: string | null, gasBudget: string | null, gasUsed: string | null, effectsStatus: string | null, resolvedByDigest: boolean, createdAt: string, queuedAt: string, submittedAt: string | null, finishedAt: string | null };
+export type ChainWriteFieldsFragment = { id: string, kind: string, key: string, status: ChainWriteStatus, payload: string, digest: string | null, attempts: number, lastError: string | null, nextAttemptAt: string | null, gasBudget: string | null, gasUsed: string | null, effectsStatus: ChainWriteEffectsStatus | null, resolvedByDigest: boolean, createdAt: string, queuedAt: string, submittedAt: string | null, finishedAt: string | null };
 
 export type ChainWritesQueryVariables = Exact<{
   status?: string | null | undefined;
@@ -291,28 +303,28 @@ export type ChainWritesQueryVariables = Exact<{
 }>;
 
 
-export type ChainWritesQuery = { chainWrites: { nextCursor: string | null, items: Array<{ id: string, kind: string, key: string, status: string, payload: string, digest: string | null, attempts: number, lastError: string | null, nextAttemptAt: string | null, gasBudget: string | null, gasUsed: string | null, effectsStatus: string | null, resolvedByDigest: boolean, createdAt: string, queuedAt: string, submittedAt: string | null, finishedAt: string | null }> } };
+export type ChainWritesQuery = { chainWrites: { nextCursor: string | null, items: Array<{ id: string, kind: string, key: string, status: ChainWriteStatus, payload: string, digest: string | null, attempts: number, lastError: string | null, nextAttemptAt: string | null, gasBudget: string | null, gasUsed: string | null, effectsStatus: ChainWriteEffectsStatus | null, resolvedByDigest: boolean, createdAt: string, queuedAt: string, submittedAt: string | null, finishedAt: string | null }> } };
 
 export type ChainWriteQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type ChainWriteQuery = { chainWrite: { id: string, kind: string, key: string, status: string, payload: string, digest: string | null, attempts: number, lastError: string | null, nextAttemptAt: string | null, gasBudget: string | null, gasUsed: string | null, effectsStatus: string | null, resolvedByDigest: boolean, createdAt: string, queuedAt: string, submittedAt: string | null, finishedAt: string | null } };
+export type ChainWriteQuery = { chainWrite: { id: string, kind: string, key: string, status: ChainWriteStatus, payload: string, digest: string | null, attempts: number, lastError: string | null, nextAttemptAt: string | null, gasBudget: string | null, gasUsed: string | null, effectsStatus: ChainWriteEffectsStatus | null, resolvedByDigest: boolean, createdAt: string, queuedAt: string, submittedAt: string | null, finishedAt: string | null } };
 
 export type RetryChainWriteMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type RetryChainWriteMutation = { retryChainWrite: { id: string, kind: string, key: string, status: string, payload: string, digest: string | null, attempts: number, lastError: string | null, nextAttemptAt: string | null, gasBudget: string | null, gasUsed: string | null, effectsStatus: string | null, resolvedByDigest: boolean, createdAt: string, queuedAt: string, submittedAt: string | null, finishedAt: string | null } };
+export type RetryChainWriteMutation = { retryChainWrite: { id: string, kind: string, key: string, status: ChainWriteStatus, payload: string, digest: string | null, attempts: number, lastError: string | null, nextAttemptAt: string | null, gasBudget: string | null, gasUsed: string | null, effectsStatus: ChainWriteEffectsStatus | null, resolvedByDigest: boolean, createdAt: string, queuedAt: string, submittedAt: string | null, finishedAt: string | null } };
 
 export type CancelChainWriteMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CancelChainWriteMutation = { cancelChainWrite: { id: string, kind: string, key: string, status: string, payload: string, digest: string | null, attempts: number, lastError: string | null, nextAttemptAt: string | null, gasBudget: string | null, gasUsed: string | null, effectsStatus: string | null, resolvedByDigest: boolean, createdAt: string, queuedAt: string, submittedAt: string | null, finishedAt: string | null } };
+export type CancelChainWriteMutation = { cancelChainWrite: { id: string, kind: string, key: string, status: ChainWriteStatus, payload: string, digest: string | null, attempts: number, lastError: string | null, nextAttemptAt: string | null, gasBudget: string | null, gasUsed: string | null, effectsStatus: ChainWriteEffectsStatus | null, resolvedByDigest: boolean, createdAt: string, queuedAt: string, submittedAt: string | null, finishedAt: string | null } };
 
 export type ChatMessageRemovedSubscriptionVariables = Exact<{
   room: string;

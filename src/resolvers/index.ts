@@ -4,6 +4,7 @@ import { specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { cacheControlDirective } from '../graphql/cache-policy';
 import { createAuthChecker } from '../graphql/authorized';
 import { domains, type DomainName, type Services } from '../services';
+import { chainWriteOperations } from '../services/chain-writer';
 import { giftOperations } from '../services/gifts';
 import { operatorOperations } from '../services/operators';
 import { questOperations } from '../services/quests';
@@ -27,7 +28,6 @@ import { AnalyticsResolver, BetActivityResolver } from './analytics';
 import { OnrampsResolver } from './onramps';
 import { WelcomeWheelResolver } from './welcome-wheel';
 import { NameserviceResolver } from './nameservice';
-import { ChainWritesResolver } from './chain-writes';
 
 /** Each domain's GraphQL resolvers, under its name in the registry (src/services/domains.ts). */
 export const domainResolvers = {
@@ -42,7 +42,7 @@ export const domainResolvers = {
   chat: [ChatResolver, ChatModerationResolver],
   presence: [PresenceResolver],
   onramps: [OnrampsResolver],
-  'chain-writer': [ChainWritesResolver],
+  'chain-writer': [resolverOf(chainWriteOperations)],
   'welcome-wheel': [WelcomeWheelResolver],
   nameservice: [NameserviceResolver],
   prices: [PricesResolver],

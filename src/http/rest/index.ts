@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { domains, type DomainName, type Services } from '../../services';
+import { chainWriteOperations } from '../../services/chain-writer';
 import { giftOperations } from '../../services/gifts';
 import { operatorOperations } from '../../services/operators';
 import { questOperations } from '../../services/quests';
@@ -20,7 +21,6 @@ import { zkLoginRoutes } from './zklogin';
 import { onrampRoutes } from './onramps';
 import { welcomeWheelRoutes } from './welcome-wheel';
 import { nameserviceRoutes } from './nameservice';
-import { chainWriteRoutes } from './chain-writes';
 
 type DomainRoutes = (app: FastifyInstance, services: Services) => Promise<void>;
 
@@ -35,7 +35,7 @@ export const domainRoutes = {
   users: [usersRoutes, socialLinkRoutes],
   chat: [chatRoutes, chatModerationRoutes],
   onramps: [onrampRoutes],
-  'chain-writer': [chainWriteRoutes],
+  'chain-writer': [restRoutesOf(chainWriteOperations)],
   'welcome-wheel': [welcomeWheelRoutes],
   nameservice: [nameserviceRoutes],
   prices: [priceRoutes],

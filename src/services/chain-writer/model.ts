@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { named } from '../model-names';
 
 /**
  * A chain write's status: `queued` (waiting, maybe for its next attempt after a transient
@@ -16,8 +17,8 @@ export const chainWriteIdInput = z.object({ id: writeId });
 
 export const chainWriteListInput = z.object({
   status: chainWriteStatus.optional(),
-  kind: z.string().min(1).max(100).optional(),
-  cursor: z.string().regex(/^[1-9]\d{0,18}$/, 'cursor must be the nextCursor of a previous page').optional(),
+  kind: z.string().min(1).max(100).optional().describe('e.g. `welcome-wheel.payout`, `giveaway.settle`'),
+  cursor: z.string().regex(/^[1-9]\d{0,18}$/, 'cursor must be the nextCursor of a previous page').optional().describe('`nextCursor` of the previous page'),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
@@ -34,15 +35,31 @@ export const chainWriteModel = z.object({
   nextAttemptAt: z.iso.datetime().nullable().describe('When the next automatic attempt is due after a transient failure'),
   gasBudget: z.string().nullable().describe('MIST: the dry run plus CHAIN.WRITE_GAS_MARGIN_PERCENT'),
   gasUsed: z.string().nullable().describe('MIST: computation + storage − rebate'),
-  effectsStatus: z.enum(['success', 'failure']).nullable().describe('The executed transaction\'s effects status'),
+  effectsStatus: named('ChainWriteEffectsStatus', z.enum(['success', 'failure'])).nullable().describe('The executed transaction\'s effects status'),
   resolvedByDigest: z.boolean().describe('The outcome was learned by digest after a lost answer'),
   createdAt: z.iso.datetime(),
   queuedAt: z.iso.datetime().describe('When it last entered the queue (created, or retried by an operator)'),
   submittedAt: z.iso.datetime().nullable(),
   finishedAt: z.iso.datetime().nullable(),
-});
+}).describe('A blockchain write of the backend wallet (the chain-write outbox)');
 
 export const chainWritePageModel = z.object({
   items: z.array(chainWriteModel).describe('Newest first'),
   nextCursor: z.string().nullable().describe('Pass as `cursor` for the next (older) page; null on the last page'),
 });
+
+/** Nothing in the body is read: the write is the path's. */
+export const noBody = z.object({}).describe('Empty (or no body)');
+
+/** A chain write as GraphQL answers it: its payload as JSON text (GraphQL has no JSON scalar here). */
+export const chainWriteTextModel = chainWriteModel
+  .extend({ payload: z.string().describe("The kind's input, as JSON") })
+  .describe('A blockchain write of the backend wallet (the chain-write outbox)');
+export const chainWritePageTextModel = chainWritePageModel.extend({ items: z.array(chainWriteTextModel).describe('Newest first') });
+export const chainWriteAsText = <W extends { payload: unknown }>(write: W) => ({ ...write, payload: JSON.stringify(write.payload) });
+export const chainWritePageAsText = <W extends { payload: unknown }>(page: { items: W[]; nextCursor: string | null }) => ({ ...page, items: page.items.map(chainWriteAsText) });
+
+// The GraphQL types these models become (src/graphql/zod-types.ts).
+named('ChainWriteStatus', chainWriteStatus);
+named('ChainWrite', chainWriteTextModel);
+named('ChainWritePage', chainWritePageTextModel);
