@@ -57,6 +57,12 @@ export type ChainWriteStatus =
   | 'queued'
   | 'submitted';
 
+/** `open`; `dismissed` by an operator; `removed`: the message was removed */
+export type ChatReportStatus =
+  | 'dismissed'
+  | 'open'
+  | 'removed';
+
 export type GiftWindowInput = {
   /** Gifts the project hands out per UTC day while this window is open */
   dailyQuota: number;
@@ -368,7 +374,7 @@ export type ChatReportsQueryVariables = Exact<{
 }>;
 
 
-export type ChatReportsQuery = { chatReports: { nextCursor: string | null, items: Array<{ id: string, messageId: string, room: string, messageText: string, messageAuthor: string, messageRemoved: boolean, reporter: string, reason: string, status: string, createdAt: string, resolvedBy: string | null, resolvedAt: string | null, note: string | null }> } };
+export type ChatReportsQuery = { chatReports: { nextCursor: string | null, items: Array<{ id: string, messageId: string, room: string, messageText: string, messageAuthor: string, messageRemoved: boolean, reporter: string, reason: string, status: ChatReportStatus, createdAt: string, resolvedBy: string | null, resolvedAt: string | null, note: string | null }> } };
 
 export type DismissChatReportMutationVariables = Exact<{
   id: string | number;
@@ -376,7 +382,7 @@ export type DismissChatReportMutationVariables = Exact<{
 }>;
 
 
-export type DismissChatReportMutation = { dismissChatReport: { id: string, status: string, resolvedBy: string | null, note: string | null } };
+export type DismissChatReportMutation = { dismissChatReport: { id: string, status: ChatReportStatus, resolvedBy: string | null, note: string | null } };
 
 export type ReportChatMessageMutationVariables = Exact<{
   messageId: string | number;

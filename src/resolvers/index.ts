@@ -5,6 +5,7 @@ import { cacheControlDirective } from '../graphql/cache-policy';
 import { createAuthChecker } from '../graphql/authorized';
 import { domains, type DomainName, type Services } from '../services';
 import { chainWriteOperations } from '../services/chain-writer';
+import { chatModerationOperations } from '../services/chat';
 import { giftOperations } from '../services/gifts';
 import { operatorOperations } from '../services/operators';
 import { questOperations } from '../services/quests';
@@ -12,7 +13,6 @@ import { resolverOf } from './operations';
 import { AuthResolver } from './auth';
 import { BlogResolver } from './blog';
 import { ChatResolver } from './chat';
-import { ChatModerationResolver } from './chat-moderation';
 import { PresenceResolver } from './presence';
 import { GiftsResolver } from './gifts';
 import { IndexerResolver } from './indexer';
@@ -39,7 +39,7 @@ export const domainResolvers = {
   blog: [BlogResolver],
   quests: [QuestsResolver, resolverOf(questOperations)],
   users: [UsersResolver, SocialLinksResolver],
-  chat: [ChatResolver, ChatModerationResolver],
+  chat: [ChatResolver, resolverOf(chatModerationOperations)],
   presence: [PresenceResolver],
   onramps: [OnrampsResolver],
   'chain-writer': [resolverOf(chainWriteOperations)],

@@ -37,7 +37,14 @@ function addField(target: { prototype: object }, op: AnyOperation<Services>): vo
   };
   const resolve: Resolve = async function (this: { services: Services }, ...args: unknown[]) {
     const ctx = args[args.length - 1] as GraphqlContext;
-    const call = { params: Object.fromEntries(params.map(([key], i) => [key, args[i]])), input: inputOf(args), caller: ctx, requestId: ctx.requestId, ip: ctx.ip, signal: ctx.signal };
+    const call = {
+      params: Object.fromEntries(params.map(([key], i) => [key, args[i]])),
+      input: inputOf(args),
+      caller: ctx,
+      requestId: ctx.requestId,
+      ip: ctx.ip,
+      signal: ctx.signal,
+    };
     const answer = await op.handle(this.services as never, call as never);
     return op.graphql.output ? op.graphql.output.from(answer as never) : answer;
   };

@@ -46,7 +46,10 @@ export interface OperationDeclaration<Svc, Params extends z.ZodRawShape, Input e
     /** Where GraphQL answers in another shape than REST (JSON values as text): its model and the mapping. */
     output?: { model: z.ZodType; from(answer: never): unknown };
   };
-  handle(services: Svc, call: OperationCall<z.output<z.ZodObject<Params>>, Input extends z.ZodType ? unknown : undefined>): Promise<Answer<z.input<Output>>> | Answer<z.input<Output>>;
+  handle(
+    services: Svc,
+    call: OperationCall<z.output<z.ZodObject<Params>>, Input extends z.ZodType ? unknown : undefined>,
+  ): Promise<Answer<z.input<Output>>> | Answer<z.input<Output>>;
 }
 
 /** A handler's answer: the output model's shape, where a date-time string may be a Date (every transport writes it as ISO 8601). */

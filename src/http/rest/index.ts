@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { domains, type DomainName, type Services } from '../../services';
 import { chainWriteOperations } from '../../services/chain-writer';
+import { chatModerationOperations } from '../../services/chat';
 import { giftOperations } from '../../services/gifts';
 import { operatorOperations } from '../../services/operators';
 import { questOperations } from '../../services/quests';
@@ -9,7 +10,6 @@ import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
 import { blogRoutes } from './blog';
 import { chatRoutes } from './chat';
-import { chatModerationRoutes } from './chat-moderation';
 import { giftRoutes } from './gifts';
 import { priceRoutes } from './prices';
 import { healthRoutes } from './health';
@@ -33,7 +33,7 @@ export const domainRoutes = {
   blog: [blogRoutes],
   quests: [questRoutes, restRoutesOf(questOperations)],
   users: [usersRoutes, socialLinkRoutes],
-  chat: [chatRoutes, chatModerationRoutes],
+  chat: [chatRoutes, restRoutesOf(chatModerationOperations)],
   onramps: [onrampRoutes],
   'chain-writer': [restRoutesOf(chainWriteOperations)],
   'welcome-wheel': [welcomeWheelRoutes],

@@ -5,3 +5,4 @@ export * from './room-events';
 export * from './retention';
 export * from './service';
 export * from './domain';
+export { chatModerationOperations } from './moderation-operations';

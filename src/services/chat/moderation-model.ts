@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isStorableText } from '../../input/storable-text';
 import { suiAddress } from '../../input/sui-address';
+import { named } from '../model-names';
 
 /**
  * Chat moderation's inputs and reply models, declared once: the admin routes, their GraphQL twins
@@ -13,7 +14,12 @@ export const MODERATION_LIMITS = {
   reportsMaxLimit: 200,
 } as const;
 
-const id = (what: string) => z.string().regex(/^[1-9]\d{0,18}$/, `${what} must be an id`);
+/** An id as sent (GraphQL's ID). */
+const id = (what: string) => named('ID', z.string().regex(/^[1-9]\d{0,18}$/, `${what} must be an id`));
+/** An id as answered (GraphQL's ID). */
+const idOut = named('ID', z.string());
+/** Written as GraphQL's DateTimeISO. */
+const dateTime = named('DateTimeISO', z.iso.datetime());
 
 const reason = (what: string) =>
   z
@@ -42,7 +48,7 @@ export const reportStatus = z.enum(REPORT_STATUSES);
 export const reportsPageInput = z
   .object({
     status: reportStatus.default('open'),
-    cursor: z.string().regex(/^[1-9]\d{0,18}$/, 'cursor must be the nextCursor of a previous page').optional(),
+    cursor: z.string().regex(/^[1-9]\d{0,18}$/, 'cursor must be the nextCursor of a previous page').optional().describe('`nextCursor` of the previous page'),
     limit: z.coerce.number().int().min(1).max(MODERATION_LIMITS.reportsMaxLimit).default(MODERATION_LIMITS.reportsDefaultLimit),
   })
   .strict();
@@ -53,24 +59,24 @@ export const dismissBody = z.object({ note: reason('note').optional().describe("
 /** A ban as operators see it. */
 export const chatBanModel = z.object({
   wallet: z.string().describe('Sui address'),
-  until: z.iso.datetime().nullable().describe('When the ban ends; null: until lifted'),
-  reason: z.string(),
+  until: dateTime.nullable().describe('When the ban ends; null: until lifted'),
+  reason: z.string().describe('Why (not shown to the banned wallet)'),
   bannedBy: z.string().describe('The banning operator (a wallet, or operator-token)'),
-  bannedAt: z.iso.datetime(),
-});
+  bannedAt: dateTime,
+}).describe('A wallet banned from chat writes (messages, reactions, typing)');
 export type ChatBanRecord = { wallet: string; until: Date | null; reason: string; bannedBy: string; bannedAt: Date };
 
 /** A removed message: the admin route's answer and what both websocket transports receive. */
 export const chatRemovalModel = z.object({
-  id: z.string().describe('The removed message'),
+  id: idOut.describe('The removed message'),
   room: z.string(),
-  removedAt: z.iso.datetime(),
+  removedAt: dateTime,
 });
 
 /** One report in the operators' queue, with the message it is about. */
 export const chatReportModel = z.object({
-  id: z.string(),
-  messageId: z.string(),
+  id: idOut,
+  messageId: idOut,
   room: z.string(),
   messageText: z.string().describe('The reported message as sent (plain text)'),
   messageAuthor: z.string().describe("The message author's wallet"),
@@ -78,11 +84,11 @@ export const chatReportModel = z.object({
   reporter: z.string().describe("The reporting player's wallet"),
   reason: z.string(),
   status: reportStatus.describe('`open`; `dismissed` by an operator; `removed`: the message was removed'),
-  createdAt: z.iso.datetime(),
+  createdAt: dateTime,
   resolvedBy: z.string().nullable().describe('The operator who dismissed it or removed the message'),
-  resolvedAt: z.iso.datetime().nullable(),
+  resolvedAt: dateTime.nullable(),
   note: z.string().nullable().describe("The operator's note when dismissing"),
-});
+}).describe("A player's report of a chat message, with the message");
 export type ChatReportRecord = Omit<z.infer<typeof chatReportModel>, 'createdAt' | 'resolvedAt'> & { createdAt: Date; resolvedAt: Date | null };
 
 export const chatReportPageModel = z.object({
@@ -92,8 +98,27 @@ export const chatReportPageModel = z.object({
 
 /** What the reporting player gets back. */
 export const chatReportReceiptModel = z.object({
-  id: z.string(),
-  messageId: z.string(),
-  createdAt: z.iso.datetime(),
+  id: idOut,
+  messageId: idOut,
+  createdAt: dateTime,
 });
 export type ChatReportReceipt = { id: string; messageId: string; createdAt: Date };
+
+/** The answer to a removal: the removed message and the open reports of it resolved. */
+export const chatRemovalResultModel = chatRemovalModel
+  .extend({ reportsResolved: z.number().int().describe('Open reports of the message resolved as `removed`') })
+  .describe('A removed message and how many open reports of it were resolved');
+export const chatBanLiftModel = z.object({ wallet: z.string(), unbanned: z.boolean() });
+/** The reporting player's answer. */
+export const chatReportAnswerModel = chatReportReceiptModel
+  .extend({ created: z.boolean().describe('false: this wallet had reported the message already') })
+  .describe('Your report was received');
+
+// The GraphQL types these models become (src/graphql/zod-types.ts).
+named('ChatBan', chatBanModel);
+named('ChatBanLift', chatBanLiftModel);
+named('ChatMessageRemovalResult', chatRemovalResultModel);
+named('ChatReport', chatReportModel);
+named('ChatReportPage', chatReportPageModel);
+named('ChatReportReceipt', chatReportAnswerModel);
+named('ChatReportStatus', reportStatus);
