@@ -118,6 +118,7 @@ function toConfig(s: Settings, secretValues: string[], envFiles: string[], sourc
     /** Per-wallet chat limits (CHAT.*), shared across replicas. */
     chat: {
       messagesPerWindow: s['CHAT.MESSAGE_RATE_LIMIT_MAX'],
+      messagesPerIpPerWindow: s['CHAT.MESSAGE_IP_RATE_LIMIT_MAX'],
       reactionsPerWindow: s['CHAT.REACTION_RATE_LIMIT_MAX'],
       windowMs: s['CHAT.RATE_LIMIT_WINDOW_MS'],
       typingDebounceMs: s['CHAT.TYPING_DEBOUNCE_MS'],

@@ -59,6 +59,7 @@ export const SETTINGS = {
   'QUESTS.CLAIM_RATE_LIMIT_MAX': setting(int({ min: 1 }).default(10), 'Quest claims per wallet per window (REST and GraphQL together), on top of admission.'),
   'QUESTS.CLAIM_RATE_LIMIT_WINDOW_MS': setting(int({ min: 1 }).default(60_000), 'Quest claim window.'),
   'CHAT.MESSAGE_RATE_LIMIT_MAX': setting(int({ min: 1 }).default(10), 'Chat messages per wallet per window, across replicas and both websocket transports.'),
+  'CHAT.MESSAGE_IP_RATE_LIMIT_MAX': setting(int({ min: 1 }).default(300), 'Chat messages per client IP per window (`CHAT.RATE_LIMIT_WINDOW_MS`), whatever the wallet, across replicas and both websocket transports.'),
   'CHAT.REACTION_RATE_LIMIT_MAX': setting(int({ min: 1 }).default(30), 'Chat reactions per wallet per window.'),
   'CHAT.RATE_LIMIT_WINDOW_MS': setting(int({ min: 1 }).default(10_000), 'Window of the two per-wallet chat limits.'),
   'CHAT.REPORT_RATE_LIMIT_MAX': setting(int({ min: 1 }).default(5), 'Chat message reports (`POST /api/chat/reports`, `reportChatMessage`) per wallet per `CHAT.RATE_LIMIT_WINDOW_MS`.'),

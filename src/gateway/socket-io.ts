@@ -10,7 +10,8 @@ import { toWireError } from '../edge/wire-error';
 import type { JsonDepthRule } from '../edge/json-depth';
 import type { Logger } from '../observability/logger';
 import type { Services } from '../services';
-import type { RoomEvent } from '../services/chat';
+import { chatOperations, type RoomEvent } from '../services/chat';
+import { runOperation, type AnyOperation } from '../services/operation';
 import { activityChannel } from '../services/activity';
 import type { Bus, RedisConnection, SharedStore } from '../store';
 import { handshakeAuthorization, type CallerClaims, type CallerReader } from '../edge/caller';
@@ -23,7 +24,7 @@ import { withDeadline } from '../deadline';
 export const SOCKET_IO_PATH = '/socket.io/';
 
 export interface SocketIoDeps {
-  services: Pick<Services, 'chat' | 'presence' | 'operators'>;
+  services: Pick<Services, 'chat' | 'presence' | 'operators' | 'limits'>;
   /** The caller of the handshake's `auth.token`, read as HTTP reads its Authorization header. */
   readCaller: CallerReader;
   store: SharedStore;
@@ -37,6 +38,9 @@ export interface SocketIoDeps {
   /** New clients of the shared store's Redis for the adapter (absent, or `connect` giving null: the in-memory adapter). */
   redis?: { connect: (extra?: RedisOptions) => RedisConnection | null; keyPrefix: string };
 }
+
+/** The declared operations that are Socket.IO events. */
+const SOCKET_OPERATIONS = [chatOperations].flatMap((set) => set.operations as readonly AnyOperation<SocketIoDeps['services']>[]).filter((op) => op.socket);
 
 interface SocketData {
   connId: string;
@@ -143,6 +147,7 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
 
   io.on('connection', (socket) => {
     const { connId, auth, scopes, rooms } = socket.data;
+    const socketIp = scopes.find(([scope]) => scope === 'ip')?.[1] ?? '';
     const caller = { wallet: auth?.wallet ?? null, transport: 'websocket' as const };
     const meter = createEventMeter(caps);
     const admit = createOrderedAdmission((err) => logger.warn({ err }, 'socket.io: event cap charge failed; event admitted'));
@@ -216,7 +221,15 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
       accessRule.authorize(socket.data, [access]);
       return run(payload);
     };
-    on('chat:send', only('wallet', async (payload) => ({ message: await services.chat.send(caller, payload) })));
+    // the declared operations with a Socket.IO event (src/services/*/operations.ts): access, limits and handler as on every transport
+    for (const op of SOCKET_OPERATIONS) {
+      const { event, reply } = op.socket!;
+      on(event, async (payload) => {
+        if (op.access !== 'public') accessRule.authorize(socket.data, [op.access]);
+        const call = { params: {}, input: payload, caller: socket.data, requestId: connId, ip: socketIp, transport: 'websocket' as const };
+        return { [reply]: await runOperation(op, services, call) };
+      });
+    }
     on('chat:react', only('wallet', async (payload) => ({ reaction: await services.chat.react(caller, payload) })));
     on('typing', only('wallet', async (payload) => services.chat.typing(caller, payload)));
 

@@ -2,23 +2,11 @@ import { Arg, Ctx, Field, GraphQLISODateTime, ID, Int, Mutation, ObjectType, Que
 import { Broadcast } from '../graphql/broadcast';
 import type { GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
-import type { ChatCaller, ChatMessageView, ChatReactionView, ChatRemovalView, RoomEvent, TypingView } from '../services/chat';
+import { graphqlTypeOf } from '../graphql/zod-types';
+import { chatMessageModel, type ChatCaller, type ChatMessageView, type ChatReactionView, type ChatRemovalView, type RoomEvent, type TypingView } from '../services/chat';
 
-@ObjectType({ description: 'How many users reacted to a message with one emoji' })
-class ReactionCount {
-  @Field(() => String) emoji!: string;
-  @Field(() => Int) count!: number;
-}
-
-@ObjectType({ description: 'A chat message. `text` is plain text as sent: render it as text, never as HTML.' })
-class ChatMessage {
-  @Field(() => ID) id!: string;
-  @Field(() => String, { description: '`global` or `game:<id>`' }) room!: string;
-  @Field(() => String, { description: "The author's wallet" }) author!: string;
-  @Field(() => String) text!: string;
-  @Field(() => GraphQLISODateTime) createdAt!: Date;
-  @Field(() => [ReactionCount]) reactions!: ReactionCount[];
-}
+/** The message type built from the chat domain's model (src/services/chat/model.ts), shared with sendChatMessage. */
+const ChatMessage = graphqlTypeOf(chatMessageModel, 'output').type() as new () => ChatMessageView;
 
 @ObjectType({ description: 'A message an operator removed: drop it from what you show (history no longer returns it)' })
 export class ChatMessageRemoval {
@@ -29,7 +17,7 @@ export class ChatMessageRemoval {
 
 @ObjectType({ description: 'A page of chat history, newest first' })
 class ChatMessagePage {
-  @Field(() => [ChatMessage]) items!: ChatMessage[];
+  @Field(() => [ChatMessage]) items!: ChatMessageView[];
   @Field(() => String, { nullable: true, description: 'Pass as `cursor` for the next (older) page; null on the last page' }) nextCursor!: string | null;
 }
 
@@ -56,7 +44,6 @@ class TypingReceipt {
 }
 
 const callerOf = (ctx: GraphqlContext): ChatCaller => ({ wallet: ctx.auth?.wallet ?? null, transport: ctx.transport === 'ws' ? 'websocket' : 'http' });
-const toMessage = (m: ChatMessageView): ChatMessage => ({ ...m, createdAt: new Date(m.createdAt) });
 
 /**
  * A room's events of one kind for a graphql-ws subscription. Subscribing to a room's messages puts
@@ -86,21 +73,7 @@ export class ChatResolver {
     @Arg('limit', () => Int, { nullable: true }) limit?: number | null,
   ): Promise<ChatMessagePage> {
     const page = await this.services.chat.history({ room, ...(cursor != null ? { cursor } : {}), ...(limit != null ? { limit } : {}) });
-    return { items: page.items.map(toMessage), nextCursor: page.nextCursor };
-  }
-
-  @Mutation(() => ChatMessage, { description: 'Sends a message (graphql-ws only; a verified wallet)' })
-  async sendChatMessage(
-    @Arg('room', () => String) room: string,
-    @Arg('text', () => String) text: string,
-    @Ctx() ctx: GraphqlContext,
-    @Arg('clientId', () => String, {
-      nullable: true,
-      description: 'Your id for this message (a UUID; unique per sender for at least 24 h): a retry with the same id returns the first message and posts nothing',
-    })
-    clientId?: string | null,
-  ): Promise<ChatMessage> {
-    return toMessage(await this.services.chat.send(callerOf(ctx), { room, text, ...(clientId != null ? { clientId } : {}) }));
+    return { items: page.items, nextCursor: page.nextCursor };
   }
 
   @Mutation(() => ChatReaction, { description: 'Reacts to a message with one emoji (graphql-ws only); repeating it changes nothing' })
@@ -115,8 +88,8 @@ export class ChatResolver {
 
   @Broadcast()
   @Subscription(() => ChatMessage, { subscribe: roomSubscription('message', true), description: "A room's new messages; the connection counts as present in the room meanwhile" })
-  chatMessages(@Root() event: { message: ChatMessageView }, @Arg('room', () => String) _room: string): ChatMessage {
-    return toMessage(event.message);
+  chatMessages(@Root() event: { message: ChatMessageView }, @Arg('room', () => String) _room: string): ChatMessageView {
+    return event.message;
   }
 
   @Broadcast()

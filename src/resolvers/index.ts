@@ -5,7 +5,7 @@ import { cacheControlDirective } from '../graphql/cache-policy';
 import { createAuthChecker } from '../graphql/authorized';
 import { domains, type DomainName, type Services } from '../services';
 import { chainWriteOperations } from '../services/chain-writer';
-import { chatModerationOperations } from '../services/chat';
+import { chatModerationOperations, chatOperations } from '../services/chat';
 import { giftOperations } from '../services/gifts';
 import { operatorOperations } from '../services/operators';
 import { questOperations } from '../services/quests';
@@ -39,7 +39,7 @@ export const domainResolvers = {
   blog: [BlogResolver],
   quests: [QuestsResolver, resolverOf(questOperations)],
   users: [UsersResolver, SocialLinksResolver],
-  chat: [ChatResolver, resolverOf(chatModerationOperations)],
+  chat: [ChatResolver, resolverOf(chatOperations), resolverOf(chatModerationOperations)],
   presence: [PresenceResolver],
   onramps: [OnrampsResolver],
   'chain-writer': [resolverOf(chainWriteOperations)],

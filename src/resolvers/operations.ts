@@ -4,7 +4,7 @@ import { Authorized } from '../graphql/authorized';
 import type { GraphqlContext } from '../graphql/context';
 import { fieldModels, graphqlTypeOf } from '../graphql/zod-types';
 import type { Services } from '../services';
-import type { AnyOperation, OperationSet } from '../services/operation';
+import { runOperation, type AnyOperation, type OperationSet } from '../services/operation';
 
 /** GraphQL input objects as plain JSON: absent fields left out (an explicit null stays null), as a REST body carries them. */
 function plain(value: unknown): unknown {
@@ -43,9 +43,10 @@ function addField(target: { prototype: object }, op: AnyOperation<Services>): vo
       caller: ctx,
       requestId: ctx.requestId,
       ip: ctx.ip,
+      transport: ctx.transport === 'ws' ? ('websocket' as const) : ('http' as const),
       signal: ctx.signal,
     };
-    const answer = await op.handle(this.services as never, call as never);
+    const answer = await runOperation(op, this.services, call);
     return op.graphql.output ? op.graphql.output.from(answer as never) : answer;
   };
   Object.defineProperty(resolve, 'name', { value: field });

@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import { createHooks, type Hooks } from './hooks';
+import { createOperationLimits, type OperationLimits } from './operation-limits';
 import type { AnyDomain, DomainContext, ServicesOf, SettingsOf } from './domain';
 import { domains, type DomainName } from './domains';
 
@@ -9,6 +10,8 @@ export { domains, type DomainName } from './domains';
 export type Services = ServicesOf<typeof domains> & {
   /** Domain events (chainIndexed, walletLoggedIn): the indexer and auth emit, domains subscribe. */
   hooks: Hooks;
+  /** The declared operations' own rate limits (src/services/operation-limits.ts), charged by every transport. */
+  limits: OperationLimits;
 };
 
 export interface ServiceDeps extends Omit<DomainContext, 'config' | 'hooks'> {
@@ -37,5 +40,6 @@ export async function createDomains(deps: ServiceDeps, hooks: Hooks = createHook
 /** The services of every registered domain, merged into the one object the adapters receive. */
 export async function createServices(deps: ServiceDeps): Promise<Services> {
   const hooks = createHooks(deps.logger);
-  return Object.assign({ hooks }, ...(await createDomains(deps, hooks)).values()) as Services;
+  const limits = createOperationLimits({ store: deps.store, settings: deps.config });
+  return Object.assign({ hooks, limits }, ...(await createDomains(deps, hooks)).values()) as Services;
 }

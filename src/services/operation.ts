@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Access } from '../edge/authorize';
 import type { Caller } from '../edge/caller';
 import type { ErrorCode } from '../errors';
+import type { OperationLimit, OperationLimits } from './operation-limits';
 
 /**
  * One operation of a domain, said once: its name, input and output (the domain's zod models),
@@ -24,8 +25,10 @@ export interface OperationDeclaration<Svc, Params extends z.ZodRawShape, Input e
   output: Output;
   /** What it refuses with beyond the access refusals and the transport's own (VALIDATION_FAILED, NOT_FOUND, …). */
   errors?: readonly ErrorCode[];
-  /** Where REST serves it (path parameters spelled `:name`, one per entry of `params`). */
-  rest: {
+  /** Its own rate limits beyond the edge's (src/services/operation-limits.ts): one line each, charged on every transport. */
+  limits?: readonly OperationLimit[];
+  /** Where REST serves it (path parameters spelled `:name`, one per entry of `params`); absent: not on REST. */
+  rest?: {
     method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
     path: string;
     operationId: string;
@@ -35,6 +38,8 @@ export interface OperationDeclaration<Svc, Params extends z.ZodRawShape, Input e
     /** The input comes as the query string (a GET), not as a body. */
     query?: boolean;
   };
+  /** Its Socket.IO event and the acknowledgement's key for the output (`{ ok: true, [reply]: output }`). */
+  socket?: { event: string; reply: string };
   /**
    * Its GraphQL field; the argument names where they differ from the params' names; `spread`: the
    * input's fields are arguments of their own instead of one `input` object.
@@ -63,6 +68,7 @@ export interface OperationCall<P, I> {
   caller: Caller;
   requestId: string;
   ip: string;
+  transport: 'http' | 'websocket';
   /** Aborted when the request ends unanswered. */
   signal?: AbortSignal;
 }
@@ -85,4 +91,10 @@ export function operationsOver<Svc>() {
 export interface OperationSet<Svc> {
   readonly domain: string;
   readonly operations: readonly AnyOperation<Svc>[];
+}
+
+/** Runs a declared operation for any transport: its own limits charged first (once, whatever the transport), then its handler. */
+export async function runOperation<Svc>(op: AnyOperation<Svc>, services: Svc & { limits: OperationLimits }, call: OperationCall<unknown, unknown>): Promise<unknown> {
+  if (op.limits) await services.limits.charge(op.graphql.field, op.limits, { ip: call.ip, wallet: call.caller.auth?.wallet ?? null });
+  return op.handle(services, call as never);
 }

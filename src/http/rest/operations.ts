@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ErrorCode } from '../../errors';
 import type { Services } from '../../services';
-import type { AnyOperation, OperationSet } from '../../services/operation';
+import { runOperation, type AnyOperation, type OperationSet } from '../../services/operation';
 import { requestSignal } from '../../graphql/context';
 import { ADMIN_ERRORS } from './admin';
 import { documentedBody, documentedReply, judgedByService } from './input-schema';
@@ -19,20 +19,20 @@ const ACCESS_ERRORS: Record<AnyOperation['access'], readonly ErrorCode[]> = {
 const OPERATOR_SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { operatorToken: [] }];
 
 /** Route options read from a declaration: access, the OpenAPI entry, input judged by the service. */
-function routeOptions(op: AnyOperation<Services>) {
+function routeOptions(op: AnyOperation<Services>, rest: NonNullable<AnyOperation['rest']>) {
   const params = op.params && Object.keys(op.params).length ? documentedBody(z.object(op.params)) : undefined;
   return {
     ...(op.access === 'public' ? {} : { config: { access: op.access } }),
     ...judgedByService,
     schema: {
-      tags: [op.rest.tag],
-      operationId: op.rest.operationId,
+      tags: [rest.tag],
+      operationId: rest.operationId,
       summary: op.summary,
       ...(op.access === 'operator' ? { security: OPERATOR_SECURITY } : {}),
-      ...(op.input ? { [op.rest.query ? 'querystring' : 'body']: documentedBody(op.input) } : {}),
+      ...(op.input ? { [rest.query ? 'querystring' : 'body']: documentedBody(op.input) } : {}),
       ...(params ? { params: { ...params, additionalProperties: undefined } } : {}),
       response: {
-        200: documentedReply(op.rest.envelope ? z.object({ [op.rest.envelope]: op.output }) : op.output),
+        200: documentedReply(rest.envelope ? z.object({ [rest.envelope]: op.output }) : op.output),
         ...errorResponses([...ACCESS_ERRORS[op.access], ...(op.errors ?? [])]),
       },
     },
@@ -43,20 +43,23 @@ function routeOptions(op: AnyOperation<Services>) {
 export function restRoutesOf(set: OperationSet<never>) {
   return async function operationRoutes(app: FastifyInstance, services: Services): Promise<void> {
     for (const op of set.operations as readonly AnyOperation<Services>[]) {
+      const rest = op.rest;
+      if (!rest) continue;
       app.route({
-        method: op.rest.method,
-        url: op.rest.path,
-        ...routeOptions(op),
+        method: rest.method,
+        url: rest.path,
+        ...routeOptions(op, rest),
         handler: async (request: FastifyRequest) => {
-          const output = await op.handle(services, {
+          const output = await runOperation(op, services, {
             params: request.params as Record<string, unknown>,
-            input: op.input ? (op.rest.query ? request.query : request.body) : undefined,
+            input: op.input ? (rest.query ? request.query : request.body) : undefined,
             caller: request,
             requestId: request.id,
             ip: request.ip,
+            transport: 'http',
             signal: requestSignal(request),
           });
-          return op.rest.envelope ? { [op.rest.envelope]: output } : output;
+          return rest.envelope ? { [rest.envelope]: output } : output;
         },
       });
     }

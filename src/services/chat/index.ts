@@ -6,3 +6,5 @@ export * from './retention';
 export * from './service';
 export * from './domain';
 export { chatModerationOperations } from './moderation-operations';
+export { chatOperations } from './operations';
+export { chatMessageModel } from './model';

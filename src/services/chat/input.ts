@@ -56,7 +56,10 @@ export const emoji = z
  * server remembers it as long as the message is stored (messages are not pruned), so a later
  * repeat still returns the first message.
  */
-const clientId = z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/, 'clientId must be 1 to 64 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-" (a UUID fits)');
+const clientId = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,64}$/, 'clientId must be 1 to 64 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-" (a UUID fits)')
+  .describe('Your id for this message (a UUID; unique per sender for at least 24 h): a retry with the same id returns the first message and posts nothing');
 
 export const sendInput = z.object({ room: roomName, text: messageText, clientId: clientId.optional() }).strict();
 export const reactInput = z.object({ messageId: z.string().regex(/^[1-9]\d{0,18}$/, 'messageId must be a message id'), emoji }).strict();
