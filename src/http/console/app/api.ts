@@ -12,6 +12,7 @@ export type Answer<P extends keyof paths, M extends keyof paths[P]> = paths[P][M
 /** The JSON body an operation takes. */
 export type Input<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { requestBody: infer B } ? Json<B> : never;
 
+type ErrorCode = components['schemas']['ErrorResponse']['error']['code'];
 const STORED = 'operator-console.session';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -29,6 +30,10 @@ export class ApiError extends Error {
     super(error.message ?? `HTTP ${status}`);
     this.code = error.code ?? `HTTP_${status}`;
     this.issues = Array.isArray(error.issues) ? error.issues.filter(isRecord).map(({ path, message }) => ({ path: pathText(path), message: text(message) ?? '' })) : [];
+  }
+  /** Whether the API refused with `code`, one of the document's error codes. */
+  is(code: ErrorCode): boolean {
+    return this.code === code;
   }
 }
 
@@ -188,7 +193,7 @@ export function createSession({ onChange }: { onChange: (who: Who) => void }) {
         return await answer(make(api));
       } catch (error) {
         if (!(error instanceof ApiError) || error.status !== 401) throw error;
-        if (error.code !== 'TOKEN_EXPIRED') {
+        if (!error.is('TOKEN_EXPIRED')) {
           end();
           throw error;
         }

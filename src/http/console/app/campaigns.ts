@@ -75,7 +75,7 @@ function edited<T extends Record<string, unknown>>(values: T, row: Record<string
 
 /** A stale edit: say what happens next. */
 const refusal = (error: unknown) =>
-  error instanceof ApiError && error.code === 'VERSION_CONFLICT'
+  error instanceof ApiError && error.is('VERSION_CONFLICT')
     ? new ApiError(error.status, { code: error.code, message: `${error.message} Someone changed it after you loaded it: the list is reloaded, check it and edit again.` })
     : error;
 
@@ -109,7 +109,7 @@ function questFields(q?: Quest) {
     field('Title', h('input', { name: 'title', required: true, value: q?.title })),
     field('Description', area('description', q?.description)),
     field('XP reward', h('input', { name: 'xpReward', type: 'number', min: 1, step: 1, required: true, value: q?.xpReward })),
-    field('Period', h('select', { name: 'timePeriod', value: q?.timePeriod ?? 'daily' }, options(PERIODS)), `Days start 00:00 UTC, weeks Monday 00:00 UTC.${frozen}`),
+    field('Period', h('select', { name: 'timePeriod', value: q?.timePeriod ?? ('daily' satisfies Quest['timePeriod']) }, options(PERIODS)), `Days start 00:00 UTC, weeks Monday 00:00 UTC.${frozen}`),
     field('Evaluator', h('select', { name: 'evaluatorKind', value: kind }, options(EVALUATORS)), `What the quest counts.${frozen}`),
     field(
       'Evaluator parameters (JSON)',
@@ -155,7 +155,7 @@ export default {
         show(status, done);
         await load();
       } catch (error) {
-        if (error instanceof ApiError && error.code === 'VERSION_CONFLICT') await load().catch(() => undefined);
+        if (error instanceof ApiError && error.is('VERSION_CONFLICT')) await load().catch(() => undefined);
         show(alert, errorBox(refusal(error)));
         alert.scrollIntoView({ block: 'nearest' });
       }

@@ -39,7 +39,7 @@ const call: Call = async (make) => {
   try {
     return await session.call(make);
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'FORBIDDEN' && role !== 'not-operator') {
+    if (error instanceof ApiError && error.is('FORBIDDEN') && role !== 'not-operator') {
       role = 'not-operator';
       renderShell();
     }
@@ -160,7 +160,7 @@ async function render() {
       await session.call((api) => api.GET('/api/admin/operators'));
       role = 'operator';
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'FORBIDDEN') role = 'not-operator';
+      if (error instanceof ApiError && error.is('FORBIDDEN')) role = 'not-operator';
       else if (session.who()) {
         renderShell();
         show(viewEl, errorBox(error));
