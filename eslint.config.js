@@ -7,16 +7,6 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   { files: ['**/*.mjs'], languageOptions: { globals: { process: 'readonly', URL: 'readonly', console: 'readonly' } } },
   {
-    // The operator console's browser modules (src/http/console), served as written.
-    files: ['src/http/console/assets/**/*.js'],
-    languageOptions: {
-      sourceType: 'module',
-      globals: Object.fromEntries(
-        ['window', 'document', 'location', 'sessionStorage', 'fetch', 'URL', 'TextEncoder', 'Event', 'CustomEvent', 'Node', 'CSS', 'console'].map((name) => [name, 'readonly']),
-      ),
-    },
-  },
-  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',

@@ -1,13 +1,15 @@
 // npm run build: what production runs. esbuild bundles our code (src/, the cms/ modules the API
 // still loads, the cluster script) into dist/ as ESM chunks, leaves every package to node_modules
 // and writes source maps, so `node --enable-source-maps dist/main.js` names .ts lines in stack
-// traces. `--if-stale` (what `npm start` runs first) builds only when a file the last build read
-// has changed since its stamp (dist/build-stamp.json). docs/operations.md, "How production runs".
+// traces; the operator console's browser bundle goes inside (CONSOLE_FILES below). `--if-stale`
+// (what `npm start` runs first) builds only when a file the last build read has changed since its
+// stamp (dist/build-stamp.json). docs/operations.md, "How production runs".
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { bundleConsole } from '../src/http/console/bundle';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -99,6 +101,9 @@ export async function buildDist(opts: DistOptions = {}): Promise<{ ms: number }>
   mkdirSync(outdir, { recursive: true });
   // No stamp while the files change: an interrupted build reads as stale.
   rmSync(path.join(outdir, STAMP), { force: true });
+  // The operator console (src/http/console/app, TypeScript for the browser): bundled first, its files
+  // then defined into the server's code, so dist/ serves them with no file beside it to find or ship.
+  const consoleBundle = await bundleConsole();
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, path.join(root, file)])),
@@ -116,8 +121,9 @@ export async function buildDist(opts: DistOptions = {}): Promise<{ ms: number }>
     keepNames: true,
     sourcemap: 'linked',
     sourcesContent: false,
-    // scripts/start-cluster.ts starts its replicas from dist/main.js when it runs built itself.
-    define: { DIST_BUILD: 'true' },
+    // scripts/start-cluster.ts starts its replicas from dist/main.js when it runs built itself;
+    // src/http/console/index.ts serves CONSOLE_FILES.
+    define: { DIST_BUILD: 'true', CONSOLE_FILES: JSON.stringify(consoleBundle.files) },
     plugins: [sourceUrlPlugin(outdir)],
     metafile: true,
     logLevel: 'warning',
@@ -125,7 +131,7 @@ export async function buildDist(opts: DistOptions = {}): Promise<{ ms: number }>
   const outputs = Object.keys(result.metafile.outputs).map((file) => path.relative(outdir, path.resolve(root, file)));
   // Chunks of earlier builds (their names carry a content hash) are removed.
   for (const name of readdirSync(outdir)) if (!outputs.includes(name)) rmSync(path.join(outdir, name), { recursive: true, force: true });
-  const read = [...Object.keys(result.metafile.inputs).map((file) => path.resolve(root, file)), ...SETTINGS_FILES.map((file) => path.join(root, file)), THIS_FILE];
+  const read = [...Object.keys(result.metafile.inputs).map((file) => path.resolve(root, file)), ...consoleBundle.inputs, ...SETTINGS_FILES.map((file) => path.join(root, file)), THIS_FILE];
   const inputs: Record<string, InputRecord> = {};
   for (const file of read) {
     try {

@@ -1,4 +1,4 @@
-// Fails when a generated file is stale: schema/schema.graphql, schema/openapi.json, the codegen client, the Prisma client, the settings table of docs/settings.md,
+// Fails when a generated file is stale: schema/schema.graphql, schema/openapi.json and its TypeScript types, the codegen client, the Prisma client, the settings table of docs/settings.md,
 // compose's Prometheus scrape config, the dashboard's panel list in docs/operations.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,13 +10,17 @@ import { SETTINGS_PAGE, withSettingsTable } from './settings-table';
 import { composePrometheusConfig } from './prometheus-config';
 import { OPERATIONS_PAGE, withDashboardPanels } from './dashboard-docs';
 import { OPENAPI_FILE, renderOpenApiDocument } from './openapi-document';
+import { OPENAPI_TYPES_FILE, renderOpenApiTypes } from './openapi-types';
 
 const stale: string[] = [];
 
 const sdl = await renderSchema();
 if (readFileSync('schema/schema.graphql', 'utf8') !== sdl) stale.push('schema/schema.graphql (run `npm run schema:emit`)');
 
-if (readFileSync(OPENAPI_FILE, 'utf8') !== (await renderOpenApiDocument())) stale.push(`${OPENAPI_FILE} (run \`npm run openapi:emit\`)`);
+const openapi = await renderOpenApiDocument();
+if (readFileSync(OPENAPI_FILE, 'utf8') !== openapi) stale.push(`${OPENAPI_FILE} (run \`npm run openapi:emit\`)`);
+// The types the console is checked against: generated from the document the routes render now.
+if (readFileSync(OPENAPI_TYPES_FILE, 'utf8') !== (await renderOpenApiTypes(openapi))) stale.push(`${OPENAPI_TYPES_FILE} (run \`npm run openapi:emit && npm run openapi:types\`)`);
 
 const settingsPage = readFileSync(SETTINGS_PAGE, 'utf8');
 if (withSettingsTable(settingsPage) !== settingsPage) stale.push(`the settings table of ${SETTINGS_PAGE} (run \`npm run settings:docs\`)`);

@@ -15,8 +15,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The processes a container starts (scripts/build.ts builds them): the roles, the blog role's helpers, the operator scripts. */
 export const IMAGE_ENTRIES = ['main', 'blog-serve', 'blog-migrate', ...Object.keys(OPERATOR_ENTRIES)].map((name) => `dist/${name}.js`);
 
-/** Read through a computed path, which no tracer follows: the migrator's SQL, the console's static files. */
-export const READ_BY_PATH = ['package.json', 'schema/migrations', 'src/http/console/assets'];
+/**
+ * Read through a computed path, which no tracer follows: the migrator's SQL. (The operator console
+ * is inside dist/: scripts/build.ts defines its bundled files into the server's code.)
+ */
+export const READ_BY_PATH = ['package.json', 'schema/migrations'];
 
 /**
  * Left out of the trace: blog/ ships as Next's own trace (its standalone build); the sources, which the

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { extname } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { htmlPagePolicy } from '../security';
+import { bundleConsole } from './bundle';
 
-/** The console's files: HTML, ES modules and CSS, served as they are (no build step). */
-const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
+/** The console's files as scripts/build.ts bundled them into dist/ (name → content); undefined when run from the sources. */
+declare const CONSOLE_FILES: Record<string, string> | undefined;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
 };
 
 /**
@@ -34,16 +34,30 @@ interface Asset {
   etag: string;
 }
 
-/** Every file of the assets folder, read once at start: the set of servable names is fixed. */
-function loadAssets(): Map<string, Asset> {
+function assetsOf(files: Record<string, string>): Map<string, Asset> {
   const assets = new Map<string, Asset>();
-  for (const name of readdirSync(ASSETS_DIR)) {
+  for (const [name, text] of Object.entries(files)) {
     const type = TYPES[extname(name)];
     if (!type) continue;
-    const body = readFileSync(join(ASSETS_DIR, name));
+    const body = Buffer.from(text);
     assets.set(name, { body, type, etag: `"${createHash('sha1').update(body).digest('base64url')}"` });
   }
   return assets;
+}
+
+let loading: Promise<Map<string, Asset>> | undefined;
+
+/**
+ * The console's files, once per process: the built ones in dist/, or (run from the sources) bundled
+ * on the first request, so neither start-up nor a process that never serves the console pays the
+ * bundling. The set of servable names is fixed from then on. A failed bundling is retried by the next request.
+ */
+function consoleAssets(): Promise<Map<string, Asset>> {
+  loading ??= (typeof CONSOLE_FILES !== 'undefined' ? Promise.resolve(CONSOLE_FILES) : bundleConsole().then((bundle) => bundle.files)).then(assetsOf, (err: unknown) => {
+    loading = undefined;
+    throw err;
+  });
+  return loading;
 }
 
 /**
@@ -52,9 +66,9 @@ function loadAssets(): Map<string, Asset> {
  * wallet's own access token. The page links its files relatively, so a path prefix keeps working.
  */
 export function registerConsole(app: FastifyInstance): void {
-  const assets = loadAssets();
   const route = { schema: { hide: true }, config: { securityHeaders: htmlPagePolicy(CONSOLE_CSP) } } as const;
-  const send = (request: FastifyRequest, reply: FastifyReply, asset: Asset | undefined) => {
+  const send = async (request: FastifyRequest, reply: FastifyReply, name: string) => {
+    const asset = (await consoleAssets()).get(name);
     if (!asset) return reply.callNotFound();
     // Revalidated on every load, so a deploy shows at once; unchanged files answer 304.
     reply.header('cache-control', 'no-cache').header('etag', asset.etag);
@@ -62,6 +76,6 @@ export function registerConsole(app: FastifyInstance): void {
     return reply.type(asset.type).send(asset.body);
   };
   app.get('/console', route, async (_request, reply) => reply.redirect('console/', 301));
-  app.get('/console/', route, async (request, reply) => send(request, reply, assets.get('index.html')));
-  app.get<{ Params: { file: string } }>('/console/:file', route, async (request, reply) => send(request, reply, assets.get(request.params.file)));
+  app.get('/console/', route, async (request, reply) => send(request, reply, 'index.html'));
+  app.get<{ Params: { file: string } }>('/console/:file', route, async (request, reply) => send(request, reply, request.params.file));
 }
