@@ -719,7 +719,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Edit, schedule or switch a quest on or off; `version` is the one the edit is based on (a claimed quest keeps its evaluator and period) */
+        /** Edit, schedule or switch a quest on or off; `version` is the one the edit is based on; a claimed quest keeps its evaluator and period */
         patch: operations["adminUpdateQuest"];
         trace?: never;
     };
@@ -2150,7 +2150,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A wallet holding the operator role */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4292,6 +4292,7 @@ export interface operations {
                                 evaluator: {
                                     /** @enum {string} */
                                     kind: "bets_placed" | "bets_won" | "wagered" | "daily_streak_claims" | "vip_level" | "referrals" | "login_streak";
+                                    /** @description Coin filter (a Move type), for the kinds that take one */
                                     coinType?: string;
                                 };
                                 target: string;
@@ -4374,6 +4375,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A new campaign; its quests are added one by one after it */
         requestBody: {
             content: {
                 "application/json": {
@@ -4409,7 +4411,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A campaign as operators see and edit it, with its quests */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4449,6 +4451,7 @@ export interface operations {
                             evaluator: {
                                 /** @enum {string} */
                                 kind: "bets_placed" | "bets_won" | "wagered" | "daily_streak_claims" | "vip_level" | "referrals" | "login_streak";
+                                /** @description Coin filter (a Move type), for the kinds that take one */
                                 coinType?: string;
                             };
                             target: string;
@@ -4569,6 +4572,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description An edit of a campaign: the fields to change and the version it is based on */
         requestBody: {
             content: {
                 "application/json": {
@@ -4598,7 +4602,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A campaign as operators see and edit it, with its quests */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4638,6 +4642,7 @@ export interface operations {
                             evaluator: {
                                 /** @enum {string} */
                                 kind: "bets_placed" | "bets_won" | "wagered" | "daily_streak_claims" | "vip_level" | "referrals" | "login_streak";
+                                /** @description Coin filter (a Move type), for the kinds that take one */
                                 coinType?: string;
                             };
                             target: string;
@@ -4767,6 +4772,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A new quest of a campaign */
         requestBody: {
             content: {
                 "application/json": {
@@ -4826,7 +4832,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A quest as operators see and edit it */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4844,6 +4850,7 @@ export interface operations {
                         evaluator: {
                             /** @enum {string} */
                             kind: "bets_placed" | "bets_won" | "wagered" | "daily_streak_claims" | "vip_level" | "referrals" | "login_streak";
+                            /** @description Coin filter (a Move type), for the kinds that take one */
                             coinType?: string;
                         };
                         target: string;
@@ -4974,6 +4981,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description An edit of a quest: the fields to change and the version it is based on */
         requestBody: {
             content: {
                 "application/json": {
@@ -5026,7 +5034,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A quest as operators see and edit it */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5044,6 +5052,7 @@ export interface operations {
                         evaluator: {
                             /** @enum {string} */
                             kind: "bets_placed" | "bets_won" | "wagered" | "daily_streak_claims" | "vip_level" | "referrals" | "login_streak";
+                            /** @description Coin filter (a Move type), for the kinds that take one */
                             coinType?: string;
                         };
                         target: string;
@@ -6110,7 +6119,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A removed message and how many open reports of it were resolved */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6234,6 +6243,7 @@ export interface operations {
                              * @description When the ban ends; null: until lifted
                              */
                             until: string | null;
+                            /** @description Why (not shown to the banned wallet) */
                             reason: string;
                             /** @description The banning operator (a wallet, or operator-token) */
                             bannedBy: string;
@@ -6309,7 +6319,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A wallet banned from chat writes (messages, reactions, typing) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6323,6 +6333,7 @@ export interface operations {
                          * @description When the ban ends; null: until lifted
                          */
                         until: string | null;
+                        /** @description Why (not shown to the banned wallet) */
                         reason: string;
                         /** @description The banning operator (a wallet, or operator-token) */
                         bannedBy: string;
@@ -6641,7 +6652,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A player's report of a chat message, with the message */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6784,7 +6795,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Your report was received */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7218,7 +7229,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A blockchain write of the backend wallet (the chain-write outbox) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7357,7 +7368,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A blockchain write of the backend wallet (the chain-write outbox) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7523,7 +7534,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A blockchain write of the backend wallet (the chain-write outbox) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8414,7 +8425,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A gift project as operators run it */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8566,7 +8577,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A gift project as operators run it */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8715,7 +8726,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         added: number;
+                        /** @description Already stashed (any project) or repeated */
                         skipped: number;
+                        /** @description A gift project as operators run it */
                         project: {
                             name: string;
                             title: string | null;
