@@ -1,4 +1,5 @@
-// Fails when a generated file is stale: schema/schema.graphql, schema/openapi.json, the codegen client, the Prisma client, the settings table of docs/settings.md,
+// Fails when a generated file is stale: schema/schema.graphql, schema/openapi.json, the codegen client, the client package's
+// documents and REST types, the Prisma client, the settings table of docs/settings.md,
 // compose's Prometheus scrape config, the dashboard's panel list in docs/operations.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,13 +11,16 @@ import { SETTINGS_PAGE, withSettingsTable } from './settings-table';
 import { composePrometheusConfig } from './prometheus-config';
 import { OPERATIONS_PAGE, withDashboardPanels } from './dashboard-docs';
 import { OPENAPI_FILE, renderOpenApiDocument } from './openapi-document';
+import { CLIENT_OPENAPI_TYPES, renderClientOpenApiTypes } from './client-openapi';
 
 const stale: string[] = [];
 
 const sdl = await renderSchema();
 if (readFileSync('schema/schema.graphql', 'utf8') !== sdl) stale.push('schema/schema.graphql (run `npm run schema:emit`)');
 
-if (readFileSync(OPENAPI_FILE, 'utf8') !== (await renderOpenApiDocument())) stale.push(`${OPENAPI_FILE} (run \`npm run openapi:emit\`)`);
+const openApiDocument = await renderOpenApiDocument();
+if (readFileSync(OPENAPI_FILE, 'utf8') !== openApiDocument) stale.push(`${OPENAPI_FILE} (run \`npm run openapi:emit\`)`);
+if (readFileSync(CLIENT_OPENAPI_TYPES, 'utf8') !== (await renderClientOpenApiTypes(openApiDocument))) stale.push(`${CLIENT_OPENAPI_TYPES} (run \`npm run client:openapi\`)`);
 
 const settingsPage = readFileSync(SETTINGS_PAGE, 'utf8');
 if (withSettingsTable(settingsPage) !== settingsPage) stale.push(`the settings table of ${SETTINGS_PAGE} (run \`npm run settings:docs\`)`);
@@ -32,11 +36,15 @@ try {
   const schemaCopy = join(dir, 'schema.graphql');
   writeFileSync(schemaCopy, sdl);
   const out = join(dir, 'graphql.ts');
+  const clientOut = join(dir, 'client-graphql.ts');
+  // a document the schema no longer accepts, or a root field without a document, fails here (codegen exits non-zero)
   execFileSync(process.execPath, ['node_modules/@graphql-codegen/cli/cjs/bin.js', '--config', 'codegen.ts', '--silent'], {
-    env: { ...process.env, CODEGEN_SCHEMA: schemaCopy, CODEGEN_OUTPUT: out },
+    env: { ...process.env, CODEGEN_SCHEMA: schemaCopy, CODEGEN_OUTPUT: out, CODEGEN_CLIENT_OUTPUT: clientOut },
     stdio: 'inherit',
   });
   if (!existsSync(out) || readFileSync(out, 'utf8') !== readFileSync('src/generated/graphql.ts', 'utf8')) stale.push('src/generated/graphql.ts (run `npm run codegen`)');
+  const clientDocuments = 'packages/client/src/generated/graphql.ts';
+  if (!existsSync(clientOut) || readFileSync(clientOut, 'utf8') !== readFileSync(clientDocuments, 'utf8')) stale.push(`${clientDocuments} (run \`npm run codegen\`)`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
