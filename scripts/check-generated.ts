@@ -1,5 +1,5 @@
 // Fails when a generated file is stale: schema/schema.graphql, schema/openapi.json, the codegen client, the client package's
-// documents and REST types, the Prisma client, the settings table of docs/settings.md,
+// documents, REST types and API table, the Prisma client, the settings table of docs/settings.md,
 // compose's Prometheus scrape config, the dashboard's panel list in docs/operations.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { composePrometheusConfig } from './prometheus-config';
 import { OPERATIONS_PAGE, withDashboardPanels } from './dashboard-docs';
 import { OPENAPI_FILE, renderOpenApiDocument } from './openapi-document';
 import { CLIENT_OPENAPI_TYPES, renderClientOpenApiTypes } from './client-openapi';
+import { CLIENT_DOC, withClientApi } from './client-api-docs';
 
 const stale: string[] = [];
 
@@ -21,6 +22,9 @@ if (readFileSync('schema/schema.graphql', 'utf8') !== sdl) stale.push('schema/sc
 const openApiDocument = await renderOpenApiDocument();
 if (readFileSync(OPENAPI_FILE, 'utf8') !== openApiDocument) stale.push(`${OPENAPI_FILE} (run \`npm run openapi:emit\`)`);
 if (readFileSync(CLIENT_OPENAPI_TYPES, 'utf8') !== (await renderClientOpenApiTypes(openApiDocument))) stale.push(`${CLIENT_OPENAPI_TYPES} (run \`npm run client:openapi\`)`);
+
+const clientPage = readFileSync(CLIENT_DOC, 'utf8');
+if (withClientApi(clientPage) !== clientPage) stale.push(`the public API table of ${CLIENT_DOC} (run \`npm run client:api-docs\`)`);
 
 const settingsPage = readFileSync(SETTINGS_PAGE, 'utf8');
 if (withSettingsTable(settingsPage) !== settingsPage) stale.push(`the settings table of ${SETTINGS_PAGE} (run \`npm run settings:docs\`)`);

@@ -10,11 +10,13 @@ import { accessClaims, isExpiring, type TokenStorage, type Tokens } from './toke
  */
 export type Signer = { signPersonalMessage(message: Uint8Array): Promise<{ signature: string }> } & ({ address: string } | { toSuiAddress(): string });
 
+/** Who is logged in, from the access token. */
 export interface Session {
   /** The wallet the access token names. */
   address: string;
 }
 
+/** Wallet login and the tokens' life: `client.auth`. */
 export interface Auth {
   /** Challenge → signature → tokens (saved in the storage). */
   login(signer: Signer): Promise<Session>;

@@ -7,6 +7,7 @@ import type { Observer, WsTransport } from './graphql-ws.js';
 import type { PlatformSocket, SocketTransportOptions } from './socket-io.js';
 import { memoryStorage, type TokenStorage } from './tokens.js';
 
+/** What `createClient` takes; only `url` is required. */
 export interface ClientOptions {
   /** The API's base URL (`https://api.example.com`): GraphQL at `/graphql`, REST at `/api`, Socket.IO at `/socket.io/`. */
   url: string;
@@ -27,6 +28,7 @@ export interface ClientOptions {
   now?: () => number;
 }
 
+/** The client: GraphQL over HTTP and graphql-ws, chat over either transport, the login, and `fetch` for REST. */
 export interface Client {
   readonly url: string;
   /** Wallet login, refresh (single-flight) and logout. */
@@ -58,6 +60,7 @@ const tokenRefused = async (res: Response): Promise<'TOKEN_EXPIRED' | 'TOKEN_INV
   }
 };
 
+/** A client of the API at `options.url`; nothing is connected until the first call (websockets on first use). */
 export function createClient(options: ClientOptions): Client {
   const url = options.url.replace(/\/$/, '');
   const now = options.now ?? Date.now;

@@ -67,6 +67,7 @@ export type ProtocolErrorCode = 'PERSISTED_QUERY_NOT_FOUND' | 'PERSISTED_QUERY_N
  */
 export type ClientErrorCode = 'NETWORK_ERROR' | 'BAD_RESPONSE' | 'TIMEOUT';
 
+/** Every `PlatformError` code: the API's, the persisted-query protocol's and the client's own. */
 export type ErrorCode = ServerErrorCode | ProtocolErrorCode | ClientErrorCode;
 
 /** `details.issues` of VALIDATION_FAILED: a JSON pointer into the input and what is wrong there. */
@@ -91,6 +92,7 @@ export interface KnownErrorDetails {
   EDITORIAL_REJECTED: { published: false; issues: Array<{ field: string; message: string; rule: string }> };
 }
 
+/** The `details` of a code: the documented shape (KnownErrorDetails) where there is one, an open record otherwise. */
 export type ErrorDetails<C extends ErrorCode> = C extends keyof KnownErrorDetails ? KnownErrorDetails[C] & Record<string, unknown> : Record<string, unknown>;
 
 /** A GraphQL error as the API formats it. */

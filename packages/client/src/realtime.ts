@@ -2,6 +2,7 @@ import type { ErrorCode, ErrorDetails } from './errors.js';
 
 // The payloads of docs/realtime.md, the same on both transports (a type test holds them equal to the server's).
 
+/** A chat message (`chat:message`, `chatMessages`, the answer to a send). */
 export interface ChatMessage {
   id: string;
   room: string;
@@ -14,6 +15,7 @@ export interface ChatMessage {
   reactions: Array<{ emoji: string; count: number }>;
 }
 
+/** A reaction added to a message (`chat:reaction`, `chatReactions`). */
 export interface ChatReaction {
   messageId: string;
   room: string;
@@ -31,12 +33,14 @@ export interface ChatRemoval {
   removedAt: string;
 }
 
+/** Someone is typing in a room (debounced by the API). */
 export interface Typing {
   room: string;
   user: string;
   at: string;
 }
 
+/** Who is in a room (`presence` on both transports; also in the join acknowledgement). */
 export interface Presence {
   room: string;
   /** Distinct users in the room, on every replica. */
@@ -45,6 +49,7 @@ export interface Presence {
   total: number;
 }
 
+/** A game event of the activity feed (`activity` on both transports). */
 export interface Activity {
   kind: string;
   player: string;
@@ -62,25 +67,31 @@ export interface AckError {
 /** Every acknowledgement: `{ ok: true, … }` or `{ ok: false, error }`. */
 export type Ack<T> = ({ ok: true } & T) | { ok: false; error: AckError };
 
+/** `room:join` acknowledged: the room and its presence. */
 export interface JoinAck {
   room: string;
   presence: Presence;
 }
+/** `room:leave` acknowledged. */
 export interface LeaveAck {
   room: string;
 }
+/** `chat:send` acknowledged: the stored message (the first one, for a repeated `clientId`). */
 export interface SendAck {
   message: ChatMessage;
 }
+/** `chat:react` acknowledged: the reaction and its count. */
 export interface ReactAck {
   reaction: ChatReaction;
 }
+/** `typing` acknowledged. */
 export interface TypingAck {
   room: string;
   /** false: absorbed by the debounce, not sent out. */
   broadcast: boolean;
 }
 
+/** The payload of `chat:send`. */
 export interface SendPayload {
   room: string;
   text: string;
@@ -118,6 +129,7 @@ export interface RoomHandlers {
   error?: (error: Error) => void;
 }
 
+/** A room joined through a ChatConnection; `leave()` ends its handlers (and its subscriptions over graphql-ws). */
 export interface JoinedRoom {
   room: string;
   leave(): Promise<void>;

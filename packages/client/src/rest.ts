@@ -5,8 +5,10 @@ import type { Client } from './client.js';
 import { fromWire } from './errors.js';
 import type { components, operations, paths } from './generated/openapi.js';
 
+/** The REST shim's OpenAPI document as types (openapi-typescript): `paths` by URL, `components` (schemas), `operations` by operationId. */
 export type { paths, components, operations };
 
+/** openapi-fetch's client for the REST shim's paths. */
 export type RestClient = FetchClient<paths>;
 
 /**

@@ -4,8 +4,10 @@ import type { Auth } from './auth.js';
 import { fromWire, PlatformError } from './errors.js';
 import { newClientId, type Ack, type Activity, type ChatConnection, type ChatMessage, type ChatReaction, type ClientToServerEvents, type JoinAck, type LeaveAck, type RoomHandlers, type ServerToClientEvents, type TypingAck } from './realtime.js';
 
+/** socket.io-client's socket typed with the API's events and acknowledgements. */
 export type TypedSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
+/** How the Socket.IO connection is made (`client.socket()` passes the client's URL and auth). */
 export interface SocketTransportOptions {
   /** The API's base URL; the socket connects to `/socket.io/` there. */
   url: string;

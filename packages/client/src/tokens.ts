@@ -79,6 +79,7 @@ const base64UrlDecode = (part: string): string => {
   return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 };
 
+/** The payload of a JWT access token, read without verifying it; null when it is not one. */
 export function accessClaims(token: string): AccessClaims | null {
   const payload = token.split('.')[1];
   if (!payload) return null;
