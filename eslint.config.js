@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', 'blog/.next/', 'blog/app/(payload)/', 'cms/migrations/', '.data/', 'test-artifacts/', '**/*.d.ts'] },
+  { ignores: ['node_modules/', 'src/generated/', 'blog/.next/', 'blog/app/(payload)/', 'cms/migrations/', '.data/', 'test-artifacts/', '**/*.d.ts', 'packages/client/src/generated/', 'packages/client/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { files: ['**/*.mjs'], languageOptions: { globals: { process: 'readonly', URL: 'readonly', console: 'readonly' } } },
@@ -28,6 +28,8 @@ export default tseslint.config(
       'codegen.ts',
       'prisma.config.ts',
       'vitest*.ts',
+      // the Node example is a program: its API_URL is its configuration
+      'examples/node/**',
     ],
     rules: { 'no-restricted-properties': 'off' },
   },
