@@ -15,7 +15,7 @@ import { runOperation, type AnyOperation } from '../services/operation';
 import { activityChannel } from '../services/activity';
 import type { Bus, RedisConnection, SharedStore } from '../store';
 import { handshakeAuthorization, type CallerClaims, type CallerReader } from '../edge/caller';
-import { createAccessRule, type Access } from '../edge/authorize';
+import { createAccessRule } from '../edge/authorize';
 import { WS_CLOSE_SERVICE_RESTART } from '../http/drain';
 import { createConnectionLeases, type ConnectionCaps, type Scope } from './caps';
 import type { GatewayMetrics } from './metrics';
@@ -216,22 +216,17 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
       }
       return { room };
     });
-    // the edge's rule, as REST routes and GraphQL operations apply it
-    const only = (access: Access, run: (payload: unknown) => Promise<Record<string, unknown>>) => async (payload: unknown) => {
-      accessRule.authorize(socket.data, [access]);
-      return run(payload);
-    };
     // the declared operations with a Socket.IO event (src/services/*/operations.ts): access, limits and handler as on every transport
     for (const op of SOCKET_OPERATIONS) {
       const { event, reply } = op.socket!;
       on(event, async (payload) => {
+        // the edge's rule, as REST routes and GraphQL operations apply it
         if (op.access !== 'public') accessRule.authorize(socket.data, [op.access]);
         const call = { params: {}, input: payload, caller: socket.data, requestId: connId, ip: socketIp, transport: 'websocket' as const };
-        return { [reply]: await runOperation(op, services, call) };
+        const output = await runOperation(op, services, call);
+        return reply ? { [reply]: output } : (output as Record<string, unknown>);
       });
     }
-    on('chat:react', only('wallet', async (payload) => ({ reaction: await services.chat.react(caller, payload) })));
-    on('typing', only('wallet', async (payload) => services.chat.typing(caller, payload)));
 
     socket.on('disconnect', () => {
       unhold();

@@ -1,9 +1,9 @@
-import { Arg, Ctx, Field, GraphQLISODateTime, ID, Int, Mutation, ObjectType, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Field, GraphQLISODateTime, ID, Int, ObjectType, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Broadcast } from '../graphql/broadcast';
 import type { GraphqlContext } from '../graphql/context';
 import type { Services } from '../services';
 import { graphqlTypeOf } from '../graphql/zod-types';
-import { chatMessageModel, type ChatCaller, type ChatMessageView, type ChatReactionView, type ChatRemovalView, type RoomEvent, type TypingView } from '../services/chat';
+import { chatMessageModel, chatReactionModel, type ChatMessageView, type ChatReactionView, type ChatRemovalView, type RoomEvent, type TypingView } from '../services/chat';
 
 /** The message type built from the chat domain's model (src/services/chat/model.ts), shared with sendChatMessage. */
 const ChatMessage = graphqlTypeOf(chatMessageModel, 'output').type() as new () => ChatMessageView;
@@ -21,14 +21,7 @@ class ChatMessagePage {
   @Field(() => String, { nullable: true, description: 'Pass as `cursor` for the next (older) page; null on the last page' }) nextCursor!: string | null;
 }
 
-@ObjectType({ description: 'A reaction added to a message' })
-class ChatReaction {
-  @Field(() => ID) messageId!: string;
-  @Field(() => String) room!: string;
-  @Field(() => String) emoji!: string;
-  @Field(() => String, { description: 'The reacting wallet' }) user!: string;
-  @Field(() => Int, { description: 'Reactions with this emoji on the message, this one included' }) count!: number;
-}
+const ChatReaction = graphqlTypeOf(chatReactionModel, 'output').type() as new () => ChatReactionView;
 
 @ObjectType({ description: 'A user is typing in a room (debounced: at most one per user and room every few seconds)' })
 class Typing {
@@ -37,13 +30,7 @@ class Typing {
   @Field(() => GraphQLISODateTime) at!: Date;
 }
 
-@ObjectType({ description: 'The answer to sendTyping' })
-class TypingReceipt {
-  @Field(() => String) room!: string;
-  @Field(() => Boolean, { description: 'false: absorbed by the debounce (a broadcast for this user and room went out moments ago)' }) broadcast!: boolean;
-}
 
-const callerOf = (ctx: GraphqlContext): ChatCaller => ({ wallet: ctx.auth?.wallet ?? null, transport: ctx.transport === 'ws' ? 'websocket' : 'http' });
 
 /**
  * A room's events of one kind for a graphql-ws subscription. Subscribing to a room's messages puts
@@ -76,16 +63,6 @@ export class ChatResolver {
     return { items: page.items, nextCursor: page.nextCursor };
   }
 
-  @Mutation(() => ChatReaction, { description: 'Reacts to a message with one emoji (graphql-ws only); repeating it changes nothing' })
-  reactToMessage(@Arg('messageId', () => ID) messageId: string, @Arg('emoji', () => String) emoji: string, @Ctx() ctx: GraphqlContext): Promise<ChatReactionView> {
-    return this.services.chat.react(callerOf(ctx), { messageId, emoji });
-  }
-
-  @Mutation(() => TypingReceipt, { description: 'Says the caller is typing in a room (graphql-ws only); debounced per user and room' })
-  sendTyping(@Arg('room', () => String) room: string, @Ctx() ctx: GraphqlContext): Promise<TypingReceipt> {
-    return this.services.chat.typing(callerOf(ctx), { room });
-  }
-
   @Broadcast()
   @Subscription(() => ChatMessage, { subscribe: roomSubscription('message', true), description: "A room's new messages; the connection counts as present in the room meanwhile" })
   chatMessages(@Root() event: { message: ChatMessageView }, @Arg('room', () => String) _room: string): ChatMessageView {
@@ -100,7 +77,7 @@ export class ChatResolver {
 
   @Broadcast()
   @Subscription(() => ChatReaction, { subscribe: roomSubscription('reaction', false), description: "Reactions added to a room's messages" })
-  chatReactions(@Root() event: { reaction: ChatReactionView }, @Arg('room', () => String) _room: string): ChatReaction {
+  chatReactions(@Root() event: { reaction: ChatReactionView }, @Arg('room', () => String) _room: string): ChatReactionView {
     return event.reaction;
   }
 

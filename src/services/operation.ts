@@ -38,8 +38,8 @@ export interface OperationDeclaration<Svc, Params extends z.ZodRawShape, Input e
     /** The input comes as the query string (a GET), not as a body. */
     query?: boolean;
   };
-  /** Its Socket.IO event and the acknowledgement's key for the output (`{ ok: true, [reply]: output }`). */
-  socket?: { event: string; reply: string };
+  /** Its Socket.IO event and the acknowledgement's key for the output (`{ ok: true, [reply]: output }`; absent: the output's own fields). */
+  socket?: { event: string; reply?: string };
   /**
    * Its GraphQL field; the argument names where they differ from the params' names; `spread`: the
    * input's fields are arguments of their own instead of one `input` object.

@@ -7,4 +7,4 @@ export * from './service';
 export * from './domain';
 export { chatModerationOperations } from './moderation-operations';
 export { chatOperations } from './operations';
-export { chatMessageModel } from './model';
+export { chatMessageModel, chatReactionModel } from './model';

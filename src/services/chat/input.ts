@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isStorableText } from '../../input/storable-text';
+import { named } from '../model-names';
 
 /**
  * The chat's per-event limits (all far below the 16 KiB websocket frame limit; the per-wallet
@@ -62,7 +63,7 @@ const clientId = z
   .describe('Your id for this message (a UUID; unique per sender for at least 24 h): a retry with the same id returns the first message and posts nothing');
 
 export const sendInput = z.object({ room: roomName, text: messageText, clientId: clientId.optional() }).strict();
-export const reactInput = z.object({ messageId: z.string().regex(/^[1-9]\d{0,18}$/, 'messageId must be a message id'), emoji }).strict();
+export const reactInput = z.object({ messageId: named('ID', z.string().regex(/^[1-9]\d{0,18}$/, 'messageId must be a message id')), emoji }).strict();
 export const roomInput = z.object({ room: roomName }).strict();
 export const historyInput = z
   .object({

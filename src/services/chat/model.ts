@@ -18,3 +18,28 @@ export const chatMessageModel = named(
     })
     .describe('A chat message. `text` is plain text as sent: render it as text, never as HTML.'),
 );
+
+/** A reaction added to a message (the answer to a reaction and its broadcast). */
+export const chatReactionModel = named(
+  'ChatReaction',
+  z
+    .object({
+      messageId: named('ID', z.string()),
+      room: z.string(),
+      emoji: z.string(),
+      user: z.string().describe('The reacting wallet'),
+      count: z.int().describe('Reactions with this emoji on the message, this one included'),
+    })
+    .describe('A reaction added to a message'),
+);
+
+/** The answer to a typing signal. */
+export const typingReceiptModel = named(
+  'TypingReceipt',
+  z
+    .object({
+      room: z.string(),
+      broadcast: z.boolean().describe('false: absorbed by the debounce (a broadcast for this user and room went out moments ago)'),
+    })
+    .describe('The answer to sendTyping'),
+);
