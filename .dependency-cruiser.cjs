@@ -1,8 +1,8 @@
 // Layers point one way (docs/decisions.md, "Layers"):
 //   src/config → src/db, src/store and the other leaves (observability, errors.ts, providers,
-//   chain-events, …) → src/edge (caller, authorization: transport-neutral) → src/services →
-//   adapters (resolvers, http, gateway, graphql, indexer, jobs) → the composition root
-//   (src/main.ts, src/runtime*).
+//   chain-events, fastify (route hooks and the drain of the one Fastify app), …) → src/edge
+//   (caller, authorization: transport-neutral) → src/services → adapters (resolvers, http,
+//   gateway, graphql, indexer, jobs) → the composition root (src/main.ts, src/runtime*).
 // `npm run check:deps` fails on any edge below; type-only imports count too.
 
 const EDGE = '^src/edge/';
@@ -38,7 +38,7 @@ module.exports = {
     {
       name: 'leaves-stay-below-services',
       severity: 'error',
-      comment: 'db, store, observability, errors, providers, chain-events and other leaves sit below the services: they never import a service, an adapter or the composition root.',
+      comment: 'db, store, observability, errors, providers, chain-events, fastify and other leaves sit below the services: they never import a service, an adapter or the composition root.',
       from: { path: '^src/', pathNot: ABOVE_LEAVES },
       to: { path: ABOVE_LEAVES },
     },
@@ -62,6 +62,36 @@ module.exports = {
       comment: 'A service never imports a resolver, a route, the gateway, the GraphQL wiring, the indexer or the jobs: adapters call services, not the reverse.',
       from: { path: SERVICES },
       to: { path: [ADAPTERS, ROOT] },
+    },
+    // Transports do not import each other. Three transports, each with its own folders: HTTP
+    // (src/http: the Fastify app, REST routes, the console, the surfaces), GraphQL (src/graphql, its
+    // pipeline and its HTTP binding, with src/resolvers, the schema's fields: one transport, so
+    // resolvers importing src/graphql is within it) and the websocket gateway (src/gateway:
+    // graphql-ws and Socket.IO). What two of them read lives below them: src/edge (caller,
+    // authorization, rate limits, wire errors) and src/fastify (the one Fastify instance's route
+    // hooks and drain). Two exceptions, each a composition, not a shortcut:
+    {
+      name: 'http-imports-no-other-transport',
+      severity: 'error',
+      comment:
+        'src/http reaches GraphQL and the gateway only in src/http/app.ts, which builds the one Fastify app every transport mounts on (Apollo on /graphql, the cached answers, graphql-ws, Socket.IO): that file is composition. Nothing in src/http imports a resolver.',
+      from: { path: '^src/http/', pathNot: '^src/http/app\\.ts$' },
+      to: { path: '^src/(graphql|resolvers|gateway)/' },
+    },
+    {
+      name: 'graphql-imports-no-other-transport',
+      severity: 'error',
+      comment: 'GraphQL (src/graphql, src/resolvers) never imports HTTP routes or helpers or the gateway: what it shares with them is in src/edge or src/fastify.',
+      from: { path: '^src/(graphql|resolvers)/' },
+      to: { path: '^src/(http|gateway)/' },
+    },
+    {
+      name: 'gateway-imports-no-other-transport',
+      severity: 'error',
+      comment:
+        'The gateway never imports src/http or a resolver. graphql-ws carries the GraphQL API over websockets, so it executes through the one policy (src/graphql/policy.ts: parse, limits, plan cache, context) and reads the broadcast extension it delivers (src/graphql/broadcast.ts); nothing else of src/graphql.',
+      from: { path: '^src/gateway/' },
+      to: { path: ['^src/(http|resolvers)/', '^src/graphql/'], pathNot: '^src/graphql/(policy|broadcast)\\.ts$' },
     },
     {
       name: 'request-adapters-do-not-reach-background-roles',

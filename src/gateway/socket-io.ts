@@ -16,7 +16,7 @@ import { activityChannel } from '../services/activity';
 import type { Bus, RedisConnection, SharedStore } from '../store';
 import { handshakeAuthorization, type CallerClaims, type CallerReader } from '../edge/caller';
 import { createAccessRule } from '../edge/authorize';
-import { WS_CLOSE_SERVICE_RESTART } from '../http/drain';
+import { WS_CLOSE_SERVICE_RESTART } from '../fastify/drain';
 import { createConnectionLeases, type ConnectionCaps, type Scope } from './caps';
 import type { GatewayMetrics } from './metrics';
 import { withDeadline } from '../deadline';
@@ -292,7 +292,7 @@ function redisAdapterClients(connect: (extra?: RedisOptions) => RedisConnection 
   return { pub, sub };
 }
 
-/** A websocket transport is closed with 1012 (service restart, as graphql-ws's are: src/http/drain.ts); polling ends with engine.io's close packet. */
+/** A websocket transport is closed with 1012 (service restart, as graphql-ws's are: src/fastify/drain.ts); polling ends with engine.io's close packet. */
 function closeWithServiceRestart(client: { transport: { name: string; socket?: unknown } }): void {
   const ws = client.transport.name === 'websocket' ? (client.transport.socket as { close?: (code: number, reason: string) => void } | undefined) : undefined;
   ws?.close?.(WS_CLOSE_SERVICE_RESTART, 'Service restart');

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import type { KeyValueCache } from '../store/kv-cache';
-import { addRouteHook, routeMethods } from '../http/route-hooks';
+import { addRouteHook, routeMethods } from '../fastify/route-hooks';
 import { hasValidHost } from './host';
 import { cacheableHint, type operationCachePolicies } from './cache-policy';
 import type { GraphqlContext } from './context';

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { AccessClaims } from '../services/auth';
 import type { Services } from '../services';
 
@@ -15,9 +14,6 @@ export interface GraphqlContext {
   /** Aborted when the request ends unanswered (time budget over, or client gone): database work in flight is cancelled. */
   signal?: AbortSignal;
 }
-
-/** The end of an HTTP request unanswered as one signal: its time budget ran out or its client went away (src/http/timeout.ts). */
-export const requestSignal = (request: FastifyRequest): AbortSignal => request.abandonedSignal ?? request.signal;
 
 /** The one context builder: both transports pass what they verified about the caller. */
 export const contextBuilder =

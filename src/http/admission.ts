@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { tightestCharge } from '../edge/rate-limit';
-import { routeOf } from './route-hooks';
+import { routeOf } from '../fastify/route-hooks';
 import type { Metrics } from '../observability/metrics';
 import type { SharedStore } from '../store';
 import { chargeRate, isOverLimit, rateLimited, type RateCharge } from '../store/rate-limit';

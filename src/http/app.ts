@@ -13,7 +13,7 @@ import { createApollo, graphqlHttpHandler } from '../graphql/apollo';
 import { createCachedAnswers, registerCachedAnswers } from '../graphql/cached-answers';
 import { createGraphqlPolicy } from '../graphql/policy';
 import { graphiqlLandingPage, registerIdeAssets } from '../graphql/ide';
-import { requestSignal, type GraphqlContext } from '../graphql/context';
+import type { GraphqlContext } from '../graphql/context';
 import { createGraphqlWsGateway, registerGraphqlWs } from '../gateway/graphql-ws';
 import type { ConnectionCaps } from '../gateway/caps';
 import { registerSocketIo, type SocketIoDeps } from '../gateway/socket-io';
@@ -26,14 +26,14 @@ import { registerStorableInputCheck } from './storable-input';
 import { registerGraphqlGetDepthCheck, registerJsonBodyParser } from './json-body';
 import { createJsonDepthRule } from '../edge/json-depth';
 import { registerMetrics } from './metrics';
-import { registerRequestTimeout } from './timeout';
-import { registerDrain, websocketPreClose } from './drain';
+import { registerRequestTimeout, requestSignal } from './timeout';
+import { registerDrain, websocketPreClose } from '../fastify/drain';
 import { registerSecurity } from './security';
 import { registerEtags } from './etag';
 import { registerOpenApi } from './openapi';
 import { registerBlogProxy } from './blog-proxy';
 import { registerSurfaces } from './surfaces';
-import { registerRouteSnapshot } from './route-hooks';
+import { registerRouteSnapshot } from '../fastify/route-hooks';
 import { registerConsole } from './console';
 import { restRoutes } from './rest';
 import './types';
@@ -73,7 +73,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     requestIdHeader: false,
     // Request start/end lines are replaced by one line per response in ./metrics.ts.
     logController: new LogController({ disableRequestLogging: true }),
-    // Graceful close (./drain.ts): idle keep-alive sockets close, in-flight requests finish.
+    // Graceful close (src/fastify/drain.ts): idle keep-alive sockets close, in-flight requests finish.
     forceCloseConnections: 'idle',
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },

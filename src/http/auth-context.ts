@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppError } from '../errors';
 import { createAccessRule, type OperatorRoleCheck } from '../edge/authorize';
 import type { CallerReader, OperatorCheck } from '../edge/caller';
-import { addRouteHook, routeOf } from './route-hooks';
+import { addRouteHook, routeOf } from '../fastify/route-hooks';
 
 /**
  * Reads the caller of every request (src/edge/caller.ts): `request.auth` for a verified access

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, onSendHookHandler } from 'fastify';
-import { addRouteHook, routeMethods } from './route-hooks';
+import { addRouteHook, routeMethods } from '../fastify/route-hooks';
 
 /** Routes whose GET answers carry an ETag: the GraphQL GET queries and the REST reads. */
 const TAGGED_PATH = /^\/(graphql|api\/)/;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { JsonDepthRule } from '../edge/json-depth';
-import { addRouteHook, routeMethods } from './route-hooks';
+import { addRouteHook, routeMethods } from '../fastify/route-hooks';
 
 /**
  * Fastify's own JSON parser (secure-json-parse, the body limit), after the nesting bound of

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { scrape, type Metrics } from '../observability/metrics';
-import { routeOf } from './route-hooks';
+import { routeOf } from '../fastify/route-hooks';
 
 /**
  * Request counts and latency per route pattern, and the Prometheus scrape endpoint. The latency is

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { Config } from '../config';
-import { routeMethods, routeOf } from './route-hooks';
+import { routeMethods, routeOf } from '../fastify/route-hooks';
 
 type CspDirectives = Record<string, string[]>;
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { addRouteHook } from './route-hooks';
+import { addRouteHook } from '../fastify/route-hooks';
 import { AppError } from '../errors';
 import { UNSTORABLE_TEXT_MESSAGE, findUnstorableText } from '../input/storable-text';
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { AppError, errorBody } from '../errors';
 
 /**
@@ -32,6 +32,9 @@ export function registerRequestTimeout(app: FastifyInstance, timeoutMs: number):
     route.handler = dropLateAnswers(route.handler);
   });
 }
+
+/** The end of an HTTP request unanswered as one signal: its time budget ran out or its client went away (registerRequestTimeout). */
+export const requestSignal = (request: FastifyRequest): AbortSignal => request.abandonedSignal ?? request.signal;
 
 const answered = (reply: FastifyReply) => reply.sent || reply.raw.headersSent;
 

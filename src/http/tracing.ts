@@ -1,6 +1,6 @@
 import { context, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
-import { routeOf } from './route-hooks';
+import { routeOf } from '../fastify/route-hooks';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -15,7 +15,7 @@ interface HttpCloseOptions {
 }
 
 /**
- * Closes the API gracefully (see src/http/drain.ts):
+ * Closes the API gracefully (see src/fastify/drain.ts):
  * 1. drain: new requests get 503 + `Connection: close`, websockets are closed with 1012;
  * 2. the listener closes (new connections are refused), open connections stay;
  * 3. after `idleGraceMs`, `app.close()` closes idle connections and waits for in-flight

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueryCancelledError } from '../../src/db/client';
-import { requestSignal } from '../../src/graphql/context';
+import { requestSignal } from '../../src/http/timeout';
 import { startApi, type TestApi } from '../helpers/api';
 import { createTestDb, postgresUrl, type Db, type TestDb } from '../helpers/db';
 import { waitFor } from '../helpers/store';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { requestSignal } from '../../graphql/context';
+import { requestSignal } from '../timeout';
 import type { Services } from '../../services';
 import { analyticsCache } from '../../services/analytics';
 import { leaderboardBoard, MAX_LEADERBOARD_LIMIT, type Board } from '../../services/leaderboards';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../../errors';
-import { requestSignal } from '../../graphql/context';
+import { requestSignal } from '../timeout';
 import type { Services } from '../../services';
 import { PARTNER_USER_REF_LENGTH, sessionTokenInput, signUrlInput } from '../../services/onramps';
 import { documentedBody, judgedByService } from './input-schema';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ErrorCode } from '../../errors';
 import type { Services } from '../../services';
 import { runOperation, type AnyOperation, type OperationSet } from '../../services/operation';
-import { requestSignal } from '../../graphql/context';
+import { requestSignal } from '../timeout';
 import { ADMIN_ERRORS } from './admin';
 import { documentedBody, documentedReply, judgedByService } from './input-schema';
 import { COMMON_ERRORS, errorResponses } from './responses';

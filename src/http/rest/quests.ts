@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../../errors';
-import { requestSignal } from '../../graphql/context';
+import { requestSignal } from '../timeout';
 import type { Services } from '../../services';
 import { campaignView, claimBody, claimsHistoryQuery, MAX_STATUS_CHECKS, questClaimPage, questClaimResult, questMode, questStatus, statusBatchBody } from '../../services/quests';
 import { walletOf } from '../../edge/authorize';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ERROR_STATUS, type ErrorCode } from '../../errors';
-import { routeMethods } from '../route-hooks';
+import { routeMethods } from '../../fastify/route-hooks';
 
 /** `$id` of the one error-body schema; routes reference it, the OpenAPI document names it. */
 const ERROR_RESPONSE_ID = 'ErrorResponse';

@@ -22,7 +22,7 @@ export function addRouteHook<K extends RouteHookName>(route: RouteOptions, name:
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** `routeOptions` read once for this request (src/http/route-hooks.ts `routeOf`). */
+    /** `routeOptions` read once for this request (src/fastify/route-hooks.ts `routeOf`). */
     routeSnapshot: FastifyRequest['routeOptions'] | null;
   }
 }
