@@ -1,6 +1,6 @@
 // npm run ops:archive            archives ops_job_run rows older than JOBS.RUN_HOT_DAYS (default 14)
 //                                into JOBS.ARCHIVE_DIR (default $DATA_DIR/archive/ops-job-run), verifies
-//                                each file and only then prunes its rows (src/services/ops/job-run-archive.ts)
+//                                each file and only then prunes its rows (src/services/system/job-run-archive.ts)
 // npm run ops:restore FILE       restores an archive into ops_job_run (rows already present are kept)
 //                                and verifies the table holds every archived row
 // A progress bar on a TTY, plain lines otherwise. Exit 0: done; 1: an archive failed verification
@@ -9,7 +9,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import pino from 'pino';
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
-import { ArchiveVerificationError, createJobRunArchiveService, readVerifiedArchive, type ArchiveProgress } from '../src/services/ops/job-run-archive';
+import { ArchiveVerificationError, createJobRunArchiveService, readVerifiedArchive, type ArchiveProgress } from '../src/services/system/job-run-archive';
 
 const [mode, file] = process.argv[2] === 'restore' ? (['restore', process.argv[3]] as const) : (['archive', undefined] as const);
 if (mode === 'restore' && !file) {

@@ -45,7 +45,7 @@ export const SOLO_TESTS = [
   'test/gifts/gifts-load.test.ts',
   // real per-second cron schedules on two replicas
   'test/prices/prices-poll.test.ts',
-  'test/ops/jobs-schedules.test.ts',
+  'test/system/jobs-schedules.test.ts',
   // spawned processes: a port conflict must end within 3 s
   'test/runtime/startup-problems.test.ts',
 ];

@@ -34,7 +34,7 @@ export async function listenHealth(deps: HealthPortDeps, opts: { host: string; p
     }
     if (services && path === '/api/health') return send(200, services.system.info());
     if (!services || path !== '/api/health/ready') return send(404, errorBody(new AppError('NOT_FOUND', `No route for ${req.method} ${path}`)));
-    // check() is bounded (src/services/ops/readiness.ts): the answer never waits on a frozen database.
+    // check() is bounded (src/services/system/readiness.ts): the answer never waits on a frozen database.
     services.readiness.check().then(
       ({ ready, checks }) => {
         if (ready) send(200, { status: 'ready', checks });

@@ -1,4 +1,4 @@
-import type { JobRunArchiveService } from '../services/ops';
+import type { JobRunArchiveService } from '../services/system';
 import type { JobDefinition } from './runner';
 
 /** Moves run-log rows past the hot window to verified gzip NDJSON archives (JOBS.ARCHIVE_CRON, default 03:30 UTC daily). */

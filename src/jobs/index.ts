@@ -26,7 +26,7 @@ type JobsDeps = Pick<JobsRoleDeps, 'config' | 'services' | 'logger'>;
 export const domainJobs = {
   auth: ({ services, config }) => [authPurgeJob(services.auth, config.jobs.purgeCron)],
   chat: ({ services, config }) => [chatPurgeJob(services.chatRetention, config.jobs.purgeCron)],
-  ops: ({ services, config }) => [archiveJob(services.jobRunArchive, config.jobs.archiveCron)],
+  system: ({ services, config }) => [archiveJob(services.jobRunArchive, config.jobs.archiveCron)],
   giveaways: ({ services, config }) =>
     services.chainWriter.configured && !config.chain.giveaways.autoSettlementDisabled ? [giveawaySettlementJob(services.giveaways, config.chain.giveaways.cron)] : [],
   prices: ({ services, config, logger }) => {

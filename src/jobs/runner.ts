@@ -2,7 +2,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Db } from '../db/client';
 import type { Logger } from '../observability/logger';
-import type { JobRunsService } from '../services/ops';
+import type { JobRunsService } from '../services/system';
 
 export interface JobContext {
   /** The scheduled time this run stands for (the start time for a start-up run). */

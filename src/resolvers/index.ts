@@ -31,7 +31,7 @@ import { NameserviceResolver } from './nameservice';
 
 /** Each domain's GraphQL resolvers, under its name in the registry (src/services/domains.ts). */
 export const domainResolvers = {
-  ops: [SystemResolver, JobsResolver, IndexerResolver],
+  system: [SystemResolver, JobsResolver, IndexerResolver],
   auth: [AuthResolver, ZkLoginResolver],
   operators: [resolverOf(operatorOperations)],
   leaderboards: [LeaderboardsResolver, LeaderboardEntryResolver],

@@ -1,6 +1,6 @@
 import { Field, Float, GraphQLISODateTime, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import type { Services } from '../services';
-import { indexerMode, type IndexerKindView, type IndexerMode, type IndexerStatusView } from '../services/ops';
+import { indexerMode, type IndexerKindView, type IndexerMode, type IndexerStatusView } from '../services/system';
 import { modelEnum } from './model-enum';
 
 const IndexerModeEnum = modelEnum(indexerMode, { name: 'IndexerMode', description: 'backfill: some kind is behind the chain tip; live: following the tip; none: no leader published status recently' });

@@ -1,7 +1,7 @@
 import { Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import { Authorized } from '../graphql/authorized';
 import type { Services } from '../services';
-import { jobOutcome, type JobStatus } from '../services/ops';
+import { jobOutcome, type JobStatus } from '../services/system';
 import { spelledOut } from './model-enum';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;

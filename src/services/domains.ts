@@ -10,11 +10,11 @@ import { leaderboardsDomain } from './leaderboards';
 import { nameserviceDomain } from './nameservice';
 import { onrampsDomain } from './onramps';
 import { operatorsDomain } from './operators';
-import { opsDomain } from './ops';
 import { presenceDomain } from './presence';
 import { pricesDomain } from './prices';
 import { questsDomain } from './quests';
 import { readCacheDomain } from './read-cache';
+import { systemDomain } from './system';
 import { usersDomain } from './users';
 import { welcomeWheelDomain } from './welcome-wheel';
 
@@ -25,7 +25,7 @@ import { welcomeWheelDomain } from './welcome-wheel';
  */
 export const domains = [
   readCacheDomain,
-  opsDomain,
+  systemDomain,
   authDomain,
   operatorsDomain,
   activityDomain,

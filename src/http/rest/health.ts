@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError, ERROR_STATUS, errorBody } from '../../errors';
 import type { Services } from '../../services';
-import { checkResult } from '../../services/ops';
+import { checkResult } from '../../services/system';
 import { modelSchema } from './input-schema';
 import { errorResponses } from './responses';
 

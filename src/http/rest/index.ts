@@ -26,7 +26,7 @@ type DomainRoutes = (app: FastifyInstance, services: Services) => Promise<void>;
 
 /** Each domain's `/api` routes, under its name in the registry (src/services/domains.ts). */
 export const domainRoutes = {
-  ops: [healthRoutes],
+  system: [healthRoutes],
   auth: [authRoutes, zkLoginRoutes],
   operators: [restRoutesOf(operatorOperations)],
   analytics: [analyticsRoutes],

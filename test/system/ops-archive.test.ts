@@ -7,8 +7,8 @@ import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, testLogger, type TestDb } from '../helpers/db';
-import { ArchiveVerificationError, createJobRunArchiveService, manifestPathOf, type JobRunArchiveService } from '../../src/services/ops/job-run-archive';
-import type { ArchiveManifest } from '../../src/services/ops/job-run-archive-file';
+import { ArchiveVerificationError, createJobRunArchiveService, manifestPathOf, type JobRunArchiveService } from '../../src/services/system/job-run-archive';
+import type { ArchiveManifest } from '../../src/services/system/job-run-archive-file';
 import { builtScriptArgs } from '../helpers/built-main';
 
 // The run-log archive against a real database (PostgreSQL with DATABASE_URL, else PGlite): rows

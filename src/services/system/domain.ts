@@ -5,8 +5,8 @@ import { createJobRunsService } from './job-runs';
 import { createReadinessService } from './readiness';
 import { createSystemService } from './system';
 
-export const opsDomain = defineDomain({
-  name: 'ops',
+export const systemDomain = defineDomain({
+  name: 'system',
   settings: ['network', 'jobs'],
   needs: [],
   create: ({ config, db, store, logger, registry, version }) => ({

@@ -7,7 +7,7 @@ import { createTestDb, testLogger, type TestDb } from '../helpers/db';
 import { createDb, type Db } from '../../src/db/client';
 import { startJobsRole } from '../../src/jobs';
 import { createJobsRunner, type JobDefinition, type JobsRunner } from '../../src/jobs/runner';
-import { createJobRunsService, type JobRunsService } from '../../src/services/ops/job-runs';
+import { createJobRunsService, type JobRunsService } from '../../src/services/system/job-runs';
 import { until } from '../helpers/until';
 
 // The jobs runner against a real database (PostgreSQL with DATABASE_URL: two connection pools as
