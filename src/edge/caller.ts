@@ -19,8 +19,8 @@ export interface AccessTokenCheck {
   checkAccess(token: string): { ok: true; claims: CallerClaims } | { ok: false; reason: 'expired' | 'invalid' };
 }
 
-/** The operator check of services/auth (its OperatorPolicy fits). */
-export interface OperatorCheck {
+/** The operator-token check of services/auth (its OperatorTokenCheck fits). */
+export interface OperatorTokenCheck {
   isOperator(authorization: unknown): boolean;
 }
 
@@ -32,10 +32,10 @@ const MALFORMED = 'Authorization must be "Bearer <access token>"';
  * is anonymous; the operator token makes the operator; anything else must be a valid access token,
  * else it is refused with TOKEN_EXPIRED or TOKEN_INVALID (never silently served as anonymous).
  */
-export function createCallerReader(tokens: AccessTokenCheck, operator?: OperatorCheck) {
+export function createCallerReader(tokens: AccessTokenCheck, operatorToken?: OperatorTokenCheck) {
   return function readCaller(authorization: unknown): Caller {
     if (authorization === undefined || authorization === null || authorization === '') return { auth: null, operator: false };
-    if (operator?.isOperator(authorization)) return { auth: null, operator: true };
+    if (operatorToken?.isOperator(authorization)) return { auth: null, operator: true };
     if (typeof authorization !== 'string') throw new AppError('TOKEN_INVALID', MALFORMED);
     const token = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
     if (!token) throw new AppError('TOKEN_INVALID', MALFORMED);

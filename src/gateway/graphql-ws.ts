@@ -21,7 +21,7 @@ interface ConnectionExtra {
   connId: string;
   request: FastifyRequest;
   auth: CallerClaims | null;
-  /** The connection presented the operator token (services/auth/operator.ts). */
+  /** The connection presented the operator token (services/auth/operator-token.ts). */
   operator?: boolean;
   scopes: Array<[Scope, string]>;
   /** Running operations by subscription id, for the operation metrics. */

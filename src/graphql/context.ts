@@ -5,7 +5,7 @@ export interface GraphqlContext {
   requestId: string;
   ip: string;
   auth: AccessClaims | null;
-  /** The caller presented the operator token (services/auth/operator.ts), on either transport. */
+  /** The caller presented the operator token (services/auth/operator-token.ts), on either transport. */
   operator?: boolean;
   services: Services;
   transport: 'http' | 'ws';

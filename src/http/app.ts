@@ -91,8 +91,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   registerMetrics(app, deps.metrics);
   registerDrain(app);
   registerRequestTimeout(app, config.http.requestTimeoutMs);
-  const readCaller = createCallerReader(services.tokens, services.operator);
-  registerAuthContext(app, readCaller, services.operator);
+  const readCaller = createCallerReader(services.tokens, services.operatorToken);
+  registerAuthContext(app, readCaller, services.operatorToken);
   registerStorableInputCheck(app);
   if (deps.admission !== false) {
     registerAdmission(app, { store: deps.store, max: config.http.rateLimit.max, windowMs: config.http.rateLimit.windowMs, metrics: deps.metrics });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppError } from '../errors';
 import { createAccessRule, type OperatorRoleCheck } from '../edge/authorize';
-import type { CallerReader, OperatorCheck } from '../edge/caller';
+import type { CallerReader, OperatorTokenCheck } from '../edge/caller';
 import { addRouteHook, routeOf } from '../fastify/route-hooks';
 
 /**
@@ -11,14 +11,14 @@ import { addRouteHook, routeOf } from '../fastify/route-hooks';
  * admission) then answers it. Routes whose Authorization header carries another secret
  * (`config.skipAuth`) are read for the operator token only.
  */
-export function registerAuthContext(app: FastifyInstance, readCaller: CallerReader, operator?: OperatorCheck): void {
+export function registerAuthContext(app: FastifyInstance, readCaller: CallerReader, operatorToken?: OperatorTokenCheck): void {
   app.decorateRequest('auth', null);
   app.decorateRequest('authRefusal', null);
   app.decorateRequest('operator', false);
   app.addHook('onRequest', (request, _reply, done) => {
     const authorization = request.headers.authorization;
     if (routeOf(request).config?.skipAuth) {
-      request.operator = operator?.isOperator(authorization) === true;
+      request.operator = operatorToken?.isOperator(authorization) === true;
       return done();
     }
     try {

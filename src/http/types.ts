@@ -11,7 +11,7 @@ declare module 'fastify' {
     auth: AccessClaims | null;
     /** Set when the request carried a bearer token that was refused (answered after admission). */
     authRefusal: AppError | null;
-    /** The request carried `Authorization: Bearer <OPERATOR_TOKEN>` (services/auth/operator.ts); `auth` is then null. */
+    /** The request carried `Authorization: Bearer <OPERATOR_TOKEN>` (services/auth/operator-token.ts); `auth` is then null. */
     operator: boolean;
     /** Aborted when the request ends unanswered: time budget over, or client gone (./timeout.ts). */
     abandonedSignal: AbortSignal;

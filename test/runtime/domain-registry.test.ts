@@ -74,6 +74,6 @@ describe('domain registry', () => {
     const keys = [...created.values()].flatMap((services) => Object.keys(services));
     expect(new Set(keys).size).toBe(keys.length);
     // The object shape adapters and tests use.
-    expect(keys).toEqual(expect.arrayContaining(['quests', 'leaderboards', 'chat', 'presence', 'tokens', 'operator', 'chainWriter', 'giveaways', 'welcomeWheel', 'readCache', 'jobRuns']));
+    expect(keys).toEqual(expect.arrayContaining(['quests', 'leaderboards', 'chat', 'presence', 'tokens', 'operatorToken', 'chainWriter', 'giveaways', 'welcomeWheel', 'readCache', 'jobRuns']));
   });
 });

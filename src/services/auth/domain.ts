@@ -1,6 +1,6 @@
 import { createSignatureVerifier } from '../../providers/sui-signatures';
 import { defineDomain } from '../domain';
-import { createOperatorPolicy } from './operator';
+import { createOperatorTokenCheck } from './operator-token';
 import { createAuthService } from './service';
 import { createTokenService } from './tokens';
 import { createZkLoginService } from './zklogin';
@@ -18,7 +18,7 @@ export const authDomain = defineDomain({
       zklogin,
       auth: createAuthService({ db, store, tokens, config: config.auth, signatures, logger, zkLogin: zklogin, hooks, now }),
       /** Who is the operator (OPERATOR_TOKEN), for every transport. */
-      operator: createOperatorPolicy(config.operatorToken),
+      operatorToken: createOperatorTokenCheck(config.operatorToken),
     };
   },
 });

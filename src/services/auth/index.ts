@@ -1,5 +1,5 @@
 export * from './opaque-tokens';
-export * from './operator';
+export * from './operator-token';
 export * from './service';
 export * from './tokens';
 export * from './zklogin';

@@ -5,14 +5,14 @@ import { createHash, timingSafeEqual } from 'node:crypto';
  * src/edge/authorize.ts): the caller presenting `Authorization: Bearer <OPERATOR_TOKEN>`.
  * Unset OPERATOR_TOKEN: nobody is.
  */
-export interface OperatorPolicy {
+export interface OperatorTokenCheck {
   /** True when `authorization` is `Bearer <OPERATOR_TOKEN>` (constant-time compare). */
   isOperator(authorization: unknown): boolean;
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-export function createOperatorPolicy(operatorToken: string | undefined): OperatorPolicy {
+export function createOperatorTokenCheck(operatorToken: string | undefined): OperatorTokenCheck {
   const expected = operatorToken ? digest(operatorToken) : null;
   const isOperator = (authorization: unknown): boolean => {
     const token = typeof authorization === 'string' ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined;
