@@ -4,7 +4,7 @@ import { specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { cacheControlDirective } from '../graphql/cache-policy';
 import { createAuthChecker } from '../graphql/authorized';
 import { domains, type DomainName, type Services } from '../services';
-import { chainWriteOperations } from '../services/chain-writer';
+import { chainWriteOperations } from '../services/chain-writes';
 import { chatModerationOperations, chatOperations } from '../services/chat';
 import { giftOperations } from '../services/gifts';
 import { operatorOperations } from '../services/operators';
@@ -42,7 +42,7 @@ export const domainResolvers = {
   chat: [ChatResolver, resolverOf(chatOperations), resolverOf(chatModerationOperations)],
   presence: [PresenceResolver],
   onramps: [OnrampsResolver],
-  'chain-writer': [resolverOf(chainWriteOperations)],
+  'chain-writes': [resolverOf(chainWriteOperations)],
   'welcome-wheel': [WelcomeWheelResolver],
   nameservice: [NameserviceResolver],
   prices: [PricesResolver],

@@ -206,7 +206,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
     shutdown.add('roles', 'jobs', () => jobs.stop());
     // The one chain writer runs beside the jobs (one leader across replicas); stopped after them.
     if (services.chainWriter.configured) {
-      const { startChainWriterLoop } = await import('../services/chain-writer');
+      const { startChainWriterLoop } = await import('../services/chain-writes');
       const { timeoutMs, maxAttempts, backoffBaseMs, backoffMaxMs } = config.chain.writer;
       const writer = startChainWriterLoop(
         { db, service: services.chainWriter, logger, registry: metrics.registry },

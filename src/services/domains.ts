@@ -2,7 +2,7 @@ import { activityDomain } from './activity';
 import { analyticsDomain } from './analytics';
 import { authDomain } from './auth';
 import { blogDomain } from './blog';
-import { chainWriterDomain } from './chain-writer';
+import { chainWritesDomain } from './chain-writes';
 import { chatDomain } from './chat';
 import { giftsDomain } from './gifts';
 import { giveawaysDomain } from './giveaways';
@@ -37,7 +37,7 @@ export const domains = [
   chatDomain,
   presenceDomain,
   onrampsDomain,
-  chainWriterDomain,
+  chainWritesDomain,
   welcomeWheelDomain,
   nameserviceDomain,
   giveawaysDomain,

@@ -6,8 +6,8 @@
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { createDb, type Db } from '../../src/db/client';
 import { createSuiWriter } from '../../src/providers/sui-writer';
-import { startChainWriterLoop, type ChainWriterLoop } from '../../src/services/chain-writer/loop';
-import { createChainWriterService, type ChainWriteRecord, type ChainWriterService } from '../../src/services/chain-writer/service';
+import { startChainWriterLoop, type ChainWriterLoop } from '../../src/services/chain-writes/loop';
+import { createChainWriterService, type ChainWriteRecord, type ChainWriterService } from '../../src/services/chain-writes/service';
 import { giveawaySettleKey, GIVEAWAY_SETTLE_KIND, registerGiveawaySettle } from '../../src/services/giveaways/service';
 import { startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain';
 import { testLogger } from '../helpers/db';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { domains, type DomainName, type Services } from '../../services';
-import { chainWriteOperations } from '../../services/chain-writer';
+import { chainWriteOperations } from '../../services/chain-writes';
 import { chatModerationOperations } from '../../services/chat';
 import { giftOperations } from '../../services/gifts';
 import { operatorOperations } from '../../services/operators';
@@ -35,7 +35,7 @@ export const domainRoutes = {
   users: [usersRoutes, socialLinkRoutes],
   chat: [chatRoutes, restRoutesOf(chatModerationOperations)],
   onramps: [onrampRoutes],
-  'chain-writer': [restRoutesOf(chainWriteOperations)],
+  'chain-writes': [restRoutesOf(chainWriteOperations)],
   'welcome-wheel': [welcomeWheelRoutes],
   nameservice: [nameserviceRoutes],
   prices: [priceRoutes],

@@ -1,11 +1,11 @@
-import { chainWriterDomain } from '../chain-writer';
+import { chainWritesDomain } from '../chain-writes';
 import { defineDomain } from '../domain';
 import { createGiveawayService, registerGiveawaySettle } from './service';
 
 export const giveawaysDomain = defineDomain({
   name: 'giveaways',
   settings: ['chain'],
-  needs: [chainWriterDomain],
+  needs: [chainWritesDomain],
   create: ({ config, db }, { chainWriter }) => {
     registerGiveawaySettle(chainWriter);
     const { graceMs, batchSize } = config.chain.giveaways;

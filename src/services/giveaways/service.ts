@@ -5,7 +5,7 @@ import { isValidSuiObjectId } from '@mysten/sui/utils';
 import { objectInput } from '../../providers/sui-write-inputs';
 import type { Db } from '../../db/client';
 import { CALL_TARGETS } from '../../chain-events/contract';
-import { ChainWriteRejectedError, ChainWriteTimeoutError, moveCallTarget, type ChainWriterService, type ChainWriteRecord } from '../chain-writer';
+import { ChainWriteRejectedError, ChainWriteTimeoutError, moveCallTarget, type ChainWriterService, type ChainWriteRecord } from '../chain-writes';
 
 export const GIVEAWAY_SETTLE_KIND = 'giveaway.settle';
 export const giveawaySettleKey = (giveawayId: string) => `${GIVEAWAY_SETTLE_KIND}:${giveawayId}`;

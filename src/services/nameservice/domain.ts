@@ -1,4 +1,4 @@
-import { chainWriterDomain } from '../chain-writer';
+import { chainWritesDomain } from '../chain-writes';
 import { defineDomain } from '../domain';
 import { createNameserviceService } from './service';
 import { registerSubnameIssuance } from './subname';
@@ -6,7 +6,7 @@ import { registerSubnameIssuance } from './subname';
 export const nameserviceDomain = defineDomain({
   name: 'nameservice',
   settings: ['chain'],
-  needs: [chainWriterDomain],
+  needs: [chainWritesDomain],
   create: ({ config, db }, { chainWriter }) => {
     registerSubnameIssuance(chainWriter, config.chain.nameservice.subdomainsPackageId);
     /** Name-service sub-names (one per eligible player, issued through the chain writer). */

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import type { NameserviceConfig } from '../../config';
 import { AppError } from '../../errors';
 import { parseInput } from '../../input/validate';
-import { type ChainWriterService } from '../chain-writer';
+import { type ChainWriterService } from '../chain-writes';
 import type { SubnameStatus } from './model';
 import { NAMESERVICE_SUBNAME_KIND, subnameClaimInput, subnameWriteKey, type SubnamePayload } from './subname';
 

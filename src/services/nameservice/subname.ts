@@ -13,7 +13,7 @@ import {
   moveCallTarget,
   type ChainWriterService,
   type JsonPayload,
-} from "../chain-writer";
+} from "../chain-writes";
 
 export const NAMESERVICE_SUBNAME_KIND = "nameservice.subname";
 export const subnameWriteKey = (wallet: string) =>

@@ -1,4 +1,4 @@
-import { chainWriterDomain } from '../chain-writer';
+import { chainWritesDomain } from '../chain-writes';
 import { defineDomain } from '../domain';
 import { registerWelcomeWheelPayout } from './payout';
 import { createWelcomeWheelService } from './service';
@@ -6,7 +6,7 @@ import { createWelcomeWheelService } from './service';
 export const welcomeWheelDomain = defineDomain({
   name: 'welcome-wheel',
   settings: ['welcomeWheel'],
-  needs: [chainWriterDomain],
+  needs: [chainWritesDomain],
   create: ({ config, db }, { chainWriter }) => {
     registerWelcomeWheelPayout(chainWriter);
     const { maxReward, poolId } = config.welcomeWheel;

@@ -3,7 +3,7 @@ import { isValidSuiAddress, isValidSuiObjectId } from '@mysten/sui/utils';
 import { z } from 'zod';
 import { CALL_TARGETS } from '../../chain-events/contract';
 import { objectInput } from '../../providers/sui-write-inputs';
-import { ChainWriteRejectedError, moveCallTarget, type ChainWriterService } from '../chain-writer';
+import { ChainWriteRejectedError, moveCallTarget, type ChainWriterService } from '../chain-writes';
 
 export const WELCOME_WHEEL_PAYOUT_KIND = 'welcome-wheel.payout';
 /** One payout per spin, and a wallet spins once: the write's idempotency key. */

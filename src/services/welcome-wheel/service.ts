@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../db/client';
-import type { ChainWriterService } from '../chain-writer';
+import type { ChainWriterService } from '../chain-writes';
 import type { PayoutStatus } from './model';
 import { payoutWriteKey, WELCOME_WHEEL_PAYOUT_KIND, type PayoutPayload } from './payout';
 

@@ -5,8 +5,8 @@ import { captureLogger } from '../helpers/logs';
 import { waitUntil } from '../helpers/indexer';
 import { platformModules, startSuiChainFixture, type SuiChainFixture } from '../fixtures/sui-chain';
 import { giveawaySettleKey, GIVEAWAY_SETTLE_KIND, registerGiveawaySettle } from '../../src/services/giveaways/service';
-import { createChainWriterService } from '../../src/services/chain-writer/service';
-import { startChainWriterLoop } from '../../src/services/chain-writer/loop';
+import { createChainWriterService } from '../../src/services/chain-writes/service';
+import { startChainWriterLoop } from '../../src/services/chain-writes/loop';
 import { createSuiWriter } from '../../src/providers/sui-writer';
 import { createMoveModuleReader } from '../../src/providers/sui-move-modules';
 

@@ -17,7 +17,7 @@ const asText = { model: chainWriteTextModel, from: chainWriteAsText };
  * The `/api/admin/chain-writes` routes, their OpenAPI entries and the GraphQL fields are read from these.
  */
 export const chainWriteOperations: OperationSet<Svc> = {
-  domain: 'chain-writer',
+  domain: 'chain-writes',
   operations: [
     operation({
       summary: 'Chain writes, newest first, optionally of one status (and kind): attempts, last error, digest, next attempt',

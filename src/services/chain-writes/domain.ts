@@ -4,8 +4,8 @@ import { createChainWriteAdmin } from './admin';
 import { registerChainWriteMetrics } from './metrics';
 import { createChainWriterService } from './service';
 
-export const chainWriterDomain = defineDomain({
-  name: 'chain-writer',
+export const chainWritesDomain = defineDomain({
+  name: 'chain-writes',
   settings: ['chain', 'network'],
   needs: [operatorsDomain],
   create: async ({ config, db, logger, registry, now = () => new Date() }, { audit }) => {
