@@ -10,7 +10,8 @@ import pino from 'pino';
 import { normalizeStructTag } from '@mysten/sui/utils';
 import { createDb } from '../src/db/client';
 import { utcWeekStart } from '../src/services/leaderboards/service';
-import { DEFAULT_CATALOGUE, periodStartOf } from '../src/services/quests/catalogue';
+import { DEFAULT_CATALOGUE } from '../src/services/quests/catalogue';
+import { periodStartOf } from '../src/services/quests/periods';
 import { seedCatalogue } from '../src/services/quests/seed';
 
 export const PLAYERS = 100_000;

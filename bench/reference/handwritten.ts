@@ -4,7 +4,9 @@
 // server, executor and resolver layers, not the queries.
 import pg from 'pg';
 import { readStored } from '../../src/services/quests/progress';
-import { DEFAULT_CATALOGUE, lifecycleOf, periodEndOf, periodStartOf, questWindow } from '../../src/services/quests/catalogue';
+import { DEFAULT_CATALOGUE } from '../../src/services/quests/catalogue';
+import { periodEndOf, periodStartOf } from '../../src/services/quests/periods';
+import { lifecycleOf, questWindow } from '../../src/services/quests/quest-window';
 import { utcWeekStart } from '../../src/services/leaderboards/service';
 import { BENCH_BLOG_URL, SUI } from '../seed';
 

@@ -3,8 +3,9 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { parseInput } from '../../input/validate';
 import type { AuditLog, OperatorActor, Tx } from '../operators';
-import { lifecycleOf, type QuestDefinition } from './catalogue';
-import { campaignOf, loadCatalogue, questColumns, questOf, type StoredCampaign, type StoredQuest } from './definitions';
+import type { QuestDefinition } from './catalogue';
+import { lifecycleOf } from './quest-window';
+import { campaignOf, loadCatalogue, questColumns, questOf, type StoredCampaign, type StoredQuest } from './catalogue-store';
 import {
   campaignCreateInput,
   campaignSlug,

@@ -1,4 +1,4 @@
-import type { StoredCampaign, StoredCatalogueEntry, StoredQuest } from './definitions';
+import type { StoredCampaign, StoredCatalogueEntry, StoredQuest } from './catalogue-store';
 import type { QuestRef } from './progress';
 
 /** The stored catalogue as one process reads it, indexed for status reads and the upkeep. */

@@ -1,11 +1,12 @@
 import type { QuestEvaluator } from './evaluators';
-import { questMode, type QuestLifecycle, type QuestMode, type TimePeriod } from './model';
+import { questMode, type QuestMode, type TimePeriod } from './model';
 
 /**
- * The default quest catalogue: typed quest definitions grouped by campaign, and the UTC periods
- * they run in. It is the first-boot seed only: campaigns and quests live in the `campaign` and
- * `quest` tables (src/services/quests/seed.ts inserts the ones missing, never changes a row) and
- * operators own them afterwards through /api/admin/campaigns. Evaluators are declarative
+ * The default quest catalogue: typed quest definitions grouped by campaign (the UTC periods they
+ * run in are periods.ts; a quest's window and state, quest-window.ts). It is the first-boot seed
+ * only: campaigns and quests live in the `campaign` and `quest` tables (catalogue-store.ts reads
+ * them; seed.ts inserts the ones missing, never changes a row) and operators own them afterwards
+ * through /api/admin/campaigns. Evaluators are declarative
  * (evaluators.ts), so one SQL builder serves status reads, progress upkeep, the rebuild and the claim.
  */
 
@@ -78,43 +79,6 @@ export const DEFAULT_CATALOGUE: Catalogue = [
     ],
   },
 ];
-
-const DAY_MS = 86_400_000;
-/** One-off quests have one period, starting at the epoch. */
-const EPOCH = new Date(0);
-/** The end of a one-off quest's period (beyond any timestamp we store). */
-export const NEVER = new Date('9999-12-31T23:59:59.999Z');
-
-/** The UTC start of the period holding `at`: days start 00:00 UTC, weeks Monday 00:00 UTC. */
-export function periodStartOf(period: TimePeriod, at: Date): Date {
-  if (period === 'once') return EPOCH;
-  const day = Math.floor(at.getTime() / DAY_MS) * DAY_MS;
-  if (period === 'daily') return new Date(day);
-  const daysSinceMonday = (new Date(day).getUTCDay() + 6) % 7;
-  return new Date(day - daysSinceMonday * DAY_MS);
-}
-
-/** The exclusive end of the period starting at `start`. */
-export function periodEndOf(period: TimePeriod, start: Date): Date {
-  if (period === 'once') return NEVER;
-  return new Date(start.getTime() + (period === 'daily' ? DAY_MS : 7 * DAY_MS));
-}
-
-/** The quest's own window clipped to its campaign's (end exclusive). */
-export function questWindow(quest: QuestDefinition, campaign: { startAt: Date; endAt: Date }): { startAt: Date; endAt: Date } {
-  const startAt = quest.startAt && quest.startAt > campaign.startAt ? quest.startAt : campaign.startAt;
-  const endAt = quest.endAt && quest.endAt < campaign.endAt ? quest.endAt : campaign.endAt;
-  return { startAt, endAt };
-}
-
-/** A quest's state now; a quest switched off, or of a campaign switched off, is `inactive`. */
-export function lifecycleOf(quest: QuestDefinition, campaign: { startAt: Date; endAt: Date; enabled?: boolean }, now: Date): QuestLifecycle {
-  if (quest.enabled === false || campaign.enabled === false) return 'inactive';
-  const w = questWindow(quest, campaign);
-  if (now < w.startAt) return 'upcoming';
-  if (now >= w.endAt) return 'expired';
-  return 'active';
-}
 
 /** Checks a catalogue once at start-up: unique keys, positive targets and rewards, one performance quest per campaign. */
 export function validateCatalogue(catalogue: Catalogue): void {

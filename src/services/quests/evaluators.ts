@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { tableOf, type KindKey } from '../../chain-events/kinds';
 import { normalizeMoveType } from '../../input/move-type';
 import { named } from '../model-names';
-import type { TimePeriod } from './time-period';
+import type { TimePeriod } from './periods';
 
 /** A coin filter: a Move type, normalized the way the indexer stores `coin_type` (`0x2::sui::SUI` → `0x0…02::sui::SUI`). */
 const coinType = z

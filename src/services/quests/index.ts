@@ -1,10 +1,12 @@
 export * from './catalogue';
+export * from './catalogue-store';
 export * from './claims';
-export * from './definitions';
 export * from './evaluators';
 export * from './metrics';
 export * from './model';
+export { NEVER, periodEndOf, periodStartOf } from './periods';
 export * from './progress';
+export * from './quest-window';
 export * from './seed';
 export * from './service';
 export * from './domain';

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { EVALUATORS_TEXT, evaluatorKind, questEvaluator } from './evaluators';
 import { named } from '../model-names';
-import { timePeriod } from './time-period';
+import { timePeriod } from './periods';
 
 /**
  * The quest domain's one model: the TypeScript types, the REST JSON schemas (so the OpenAPI
  * document) and the GraphQL descriptions all come from these declarations.
  */
 
-export { TIME_PERIODS_TEXT, timePeriod, type TimePeriod } from './time-period';
+export { TIME_PERIODS_TEXT, timePeriod, type TimePeriod } from './periods';
 
 /**
  * How a status is computed. `indexed`: from `quest_progress`, kept current by the domain's hook

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import type { Catalogue } from './catalogue';
-import { questColumns } from './definitions';
+import { questColumns } from './catalogue-store';
 
 export interface SeedResult {
   /** Slugs of the campaigns created. */

@@ -12,7 +12,9 @@ import { chargeRate, isOverLimit, rateLimited } from '../../store/rate-limit';
 import type { LeaderboardService } from '../leaderboards';
 import type { AuditLog, OperatorActor } from '../operators';
 import type { ReadCacheService } from '../read-cache';
-import { DEFAULT_CATALOGUE, lifecycleOf, periodEndOf, periodStartOf, questWindow, validateCatalogue, type Catalogue, type QuestDefinition } from './catalogue';
+import { DEFAULT_CATALOGUE, validateCatalogue, type Catalogue, type QuestDefinition } from './catalogue';
+import { periodEndOf, periodStartOf } from './periods';
+import { lifecycleOf, questWindow } from './quest-window';
 import {
   DEFAULT_QUEST_MODE,
   campaignSlug,
@@ -33,7 +35,7 @@ import { createQuestAdmin, type CatalogueChange } from './admin';
 import { createCatalogueCache, type CatalogueSnapshot } from './catalogue-cache';
 import { recordClaim } from './claims';
 import { readClaimsHistory } from './claims-history';
-import { loadCatalogue, readCampaignQuest, type StoredCampaign, type StoredQuest } from './definitions';
+import { loadCatalogue, readCampaignQuest, type StoredCampaign, type StoredQuest } from './catalogue-store';
 import { seedCatalogue, type SeedResult } from './seed';
 import { createQuestMetrics } from './metrics';
 import { liveProgress, readStored, type ProgressKey } from './progress';

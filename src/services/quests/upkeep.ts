@@ -1,7 +1,7 @@
 import type { KindKey } from '../../chain-events/kinds';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../observability/logger';
-import { periodEndOf, periodStartOf } from './catalogue';
+import { periodEndOf, periodStartOf } from './periods';
 import { playerOf, sourceOf } from './evaluators';
 import type { QuestMetrics } from './metrics';
 import { rebuildQuestProgress, refreshProgress, type ProgressKey, type QuestRef } from './progress';
