@@ -1,13 +1,13 @@
 /**
- * Audits a deployment's public web surfaces against src/surfaces/rules.ts:
+ * Audits a deployment's public web surfaces against scripts/surfaces-audit/rules.ts:
  *   npm run surfaces:audit -- --network mainnet --app-url https://platform.example \
  *     [--blog-url …] [--docs-url …] [--house-url …] [--www-url …] [--legacy-network-url …] [--docs-legacy-url …] \
  *     [--connect-to https://public.example=http://127.0.0.1:8080 …] [--concurrency 4] [--timeout-ms 10000] [--json]
  * Exit 0: no violation; 1: violations (one line each, then a summary table); 2: bad arguments.
  */
 import { parseArgs } from 'node:util';
-import { auditSurfaces } from '../src/surfaces/audit';
-import { formatReport } from '../src/surfaces/audit-format';
+import { auditSurfaces } from './surfaces-audit/audit';
+import { formatReport } from './surfaces-audit/audit-format';
 
 const USAGE = 'usage: npm run surfaces:audit -- --network <name> --app-url <url> [--blog-url <url>] [--docs-url <url>] [--house-url <url>] [--www-url <url>] [--legacy-network-url <url>] [--docs-legacy-url <url>] [--connect-to <public-origin>=<origin> …] [--concurrency n] [--timeout-ms n] [--json]';
 

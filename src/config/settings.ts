@@ -220,7 +220,7 @@ export const SETTINGS = {
 
   APP_URL: setting(url().optional(), 'Public URL of the app; its origin is allowed by CORS and the blog lives under it (`BLOG_URL`, and through it the revalidation the CMS calls after a publish, default from it).', { unset: '`http://localhost:<GENERAL.PORT>` (3000 when the port is 0; refused on mainnet)' }),
   BLOG_URL: setting(url().optional(), 'Public blog root.', { unset: '`APP_URL` + `/blog`' }),
-  DOCS_URL: setting(url().optional(), 'Docs root, for the web surfaces: the API serves `/sitemap_index.xml` (app, blog and docs sitemaps on mainnet, none elsewhere), the app sitemap `/sitemap.xml`, `/robots.txt` (per network), `/llms.txt` and the 301s of the legacy app routes at its root; `npm run surfaces:audit` checks a deployment against the rules in `src/surfaces/`.', { unset: '`APP_URL` + `/docs`' }),
+  DOCS_URL: setting(url().optional(), 'Docs root, for the web surfaces: the API serves `/sitemap_index.xml` (app, blog and docs sitemaps on mainnet, none elsewhere), the app sitemap `/sitemap.xml`, `/robots.txt` (per network), `/llms.txt` and the 301s of the legacy app routes at its root; `npm run surfaces:audit` checks a deployment against the rules in `src/surfaces/shared/` (the audit is `scripts/surfaces-audit/`).', { unset: '`APP_URL` + `/docs`' }),
   HOUSE_URL: setting(url().optional(), 'The secondary (house) site\'s root.', { unset: 'the deployment has none' }),
   BLOG_PORT: setting(port().default(3001), 'The blog process\'s port.'),
   BLOG_UPSTREAM_URL: setting(url().optional(), 'Where the API proxies `/blog` to (e.g. `--role api` with the blog on another host).', { unset: 'the blog process on `BLOG_PORT` when it runs in the same platform, else `/blog` is not served by the API' }),

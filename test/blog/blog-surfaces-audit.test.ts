@@ -1,5 +1,5 @@
 /**
- * The surfaces audit (src/surfaces/audit.ts) against this project's own mainnet blog build and
+ * The surfaces audit (scripts/surfaces-audit/audit.ts) against this project's own mainnet blog build and
  * the API's root files (sitemaps, robots, llms.txt) and legacy route redirects. First behind an
  * edge that routes those paths of the app host to the API, the fixture site standing in for the
  * app, docs and house codebases (built by the same rules); then with the API alone on the app host,
@@ -10,10 +10,10 @@ import { execFile } from 'node:child_process'
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { closeBlogPayload } from '../../cms/lifecycle'
-import { auditSurfaces, type AuditReport } from '../../src/surfaces/audit'
-import { formatReport } from '../../src/surfaces/audit-format'
+import { auditSurfaces, type AuditReport } from '../../scripts/surfaces-audit/audit'
+import { formatReport } from '../../scripts/surfaces-audit/audit-format'
 import { APP_ROUTE_REDIRECTS } from '../../src/surfaces/shared/redirects'
-import { readSitemap } from '../../src/surfaces/sitemap-read'
+import { readSitemap } from '../../scripts/surfaces-audit/sitemap-read'
 import { articleDelivery } from '../fixtures/blog-articles'
 import { startSurfacesSite, type FixtureSite } from '../fixtures/surfaces-site'
 import { startApi, type TestApi } from '../helpers/api'

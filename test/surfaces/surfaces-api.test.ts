@@ -1,10 +1,10 @@
 /** The API's own surfaces at the root, from src/surfaces, per network: `/sitemap_index.xml`, `/sitemap.xml`, `/robots.txt`, `/llms.txt` and the legacy routes' 301s. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditSurfaces } from '../../src/surfaces/audit';
+import { auditSurfaces } from '../../scripts/surfaces-audit/audit';
 import { APP_ROUTES } from '../../src/surfaces/shared/app-routes';
 import { llmsLinks } from '../../src/surfaces/shared/llms';
 import { parseRobots } from '../../src/surfaces/shared/robots';
-import { readSitemap } from '../../src/surfaces/sitemap-read';
+import { readSitemap } from '../../scripts/surfaces-audit/sitemap-read';
 import { startApi, type TestApi } from '../helpers/api';
 import { startSurfacesSite, type FixtureSite } from '../fixtures/surfaces-site';
 import { xmllint } from './surfaces-helpers';

@@ -1,8 +1,8 @@
-/** The audit (src/surfaces/audit.ts, scripts/surfaces-audit.ts) against a good and a broken deployment on loopback. */
+/** The audit (scripts/surfaces-audit/audit.ts, scripts/surfaces-audit.ts) against a good and a broken deployment on loopback. */
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditSurfaces, type AuditReport } from '../../src/surfaces/audit';
-import { RULES } from '../../src/surfaces/rules';
+import { auditSurfaces, type AuditReport } from '../../scripts/surfaces-audit/audit';
+import { RULES } from '../../scripts/surfaces-audit/rules';
 import { startSurfacesSite, type FixtureSite } from '../fixtures/surfaces-site';
 import { builtScriptArgs } from '../helpers/built-main';
 

@@ -2,13 +2,13 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
-import { checkHead } from '../../src/surfaces/head-rules';
+import { checkHead } from '../../scripts/surfaces-audit/head-rules';
 import { buildLlmsTxt, llmsLinks } from '../../src/surfaces/shared/llms';
 import { APP_ROUTE_REDIRECTS, resolveRedirect } from '../../src/surfaces/shared/redirects';
 import { buildAppRobots, buildHouseRobots, NON_MAINNET_ROBOTS, parseRobots } from '../../src/surfaces/shared/robots';
 import { blogCanonical, buildBlogSitemap } from '../../src/surfaces/shared/blog';
 import { buildAppSitemap, buildHouseSitemap, buildSitemapIndex, w3cDatetime } from '../../src/surfaces/shared/sitemaps';
-import { readSitemap } from '../../src/surfaces/sitemap-read';
+import { readSitemap } from '../../scripts/surfaces-audit/sitemap-read';
 import { xmllint } from './surfaces-helpers';
 
 const mainnet = {

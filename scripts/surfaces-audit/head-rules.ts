@@ -1,5 +1,5 @@
 import type { Finding } from './rules';
-import { NON_MAINNET_ROBOTS } from './shared/robots';
+import { NON_MAINNET_ROBOTS } from '../../src/surfaces/shared/robots';
 
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
 

@@ -2,12 +2,12 @@ import { JSDOM } from 'jsdom';
 import { checkBlogPage } from './blog-rules';
 import { createFetcher, type ConnectTo, type Fetched, type Fetcher } from './fetcher';
 import { canonicalHref, checkHead } from './head-rules';
-import { llmsLinks } from './shared/llms';
-import { APP_ROUTE_REDIRECTS, hostRedirects, REDIRECT_STATUS, type LegacyHosts } from './shared/redirects';
-import { parseRobots } from './shared/robots';
+import { llmsLinks } from '../../src/surfaces/shared/llms';
+import { APP_ROUTE_REDIRECTS, hostRedirects, REDIRECT_STATUS, type LegacyHosts } from '../../src/surfaces/shared/redirects';
+import { parseRobots } from '../../src/surfaces/shared/robots';
 import { RULES, type RuleId, type Violation } from './rules';
-import { childSitemapUrls, houseSitemapUrl, isIndexable, sitemapIndexUrl, surfaceSite, type SurfaceSite } from './shared/site';
-import { isIndexableAppPath, INTERNAL_APP_ROUTES } from './shared/sitemaps';
+import { childSitemapUrls, houseSitemapUrl, isIndexable, sitemapIndexUrl, surfaceSite, type SurfaceSite } from '../../src/surfaces/shared/site';
+import { isIndexableAppPath, INTERNAL_APP_ROUTES } from '../../src/surfaces/shared/sitemaps';
 import { isW3cDatetime, readSitemap, type ReadSitemap } from './sitemap-read';
 
 export interface AuditOptions extends SurfaceSite, LegacyHosts {
@@ -34,7 +34,7 @@ interface Page {
   surface: Surface;
 }
 
-/** Crawls one deployment's surfaces and reports every broken rule (src/surfaces/rules.ts). */
+/** Crawls one deployment's surfaces and reports every broken rule (scripts/surfaces-audit/rules.ts). */
 export async function auditSurfaces(options: AuditOptions): Promise<AuditReport> {
   const site = surfaceSite(options);
   const fetcher = countingFetcher(createFetcher({ concurrency: options.concurrency ?? 4, timeoutMs: options.timeoutMs ?? 10_000, userAgent: 'platform-surfaces-audit/1', connectTo: options.connectTo }));

@@ -1,6 +1,6 @@
 import { canonicalHref, metaContent, pageTitle } from './head-rules';
 import type { Finding } from './rules';
-import { BLOG_DESCRIPTION_MAX, BLOG_TITLE_MAX, PROVIDER_HOSTS, PROVIDER_LINK_REL } from './shared/blog';
+import { BLOG_DESCRIPTION_MAX, BLOG_TITLE_MAX, PROVIDER_HOSTS, PROVIDER_LINK_REL } from '../../src/surfaces/shared/blog';
 
 const FEED_TYPES = ['application/rss+xml', 'application/atom+xml'] as const;
 

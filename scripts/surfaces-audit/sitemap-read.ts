@@ -1,5 +1,5 @@
 import { JSDOM } from 'jsdom';
-import { SITEMAP_NS } from './shared/sitemaps';
+import { SITEMAP_NS } from '../../src/surfaces/shared/sitemaps';
 
 export interface ReadSitemap {
   kind: 'urlset' | 'sitemapindex';
