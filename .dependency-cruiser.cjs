@@ -122,6 +122,21 @@ module.exports = {
       to: { path: '^src/services/[^/]+/.+', pathNot: '^src/services/[^/]+/index\\.ts$' },
     },
     {
+      name: 'scripts-see-domains-only-through-their-index',
+      severity: 'error',
+      comment:
+        'scripts/ and bench/ are entry points like src/main.ts: they may compose (the runtime, a service with its dependencies, the leaves) but reach a domain only through src/services/<domain>/index.ts, its public face. Except the modules the reference servers load (bench/reference/, and bench/seed.ts for its constants): they measure a server without our stack, RSS included, so they take the pure helpers file by file instead of loading a whole domain through its index.',
+      from: { path: '^(scripts|bench)/', pathNot: ['^bench/reference/', '^bench/seed\\.ts$'] },
+      to: { path: '^src/services/[^/]+/.+', pathNot: '^src/services/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'src-imports-no-tool',
+      severity: 'error',
+      comment: 'scripts/, bench/ and test/ build on src/, never the reverse: the API process ships and runs without them.',
+      from: { path: '^src/' },
+      to: { path: '^(scripts|bench|test)/' },
+    },
+    {
       name: 'only-the-root-composes',
       severity: 'error',
       comment: 'src/main.ts and src/runtime* are the only composition root: nothing in src imports them (tests and benches may).',

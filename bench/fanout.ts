@@ -118,7 +118,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 /** N subscribers spread over `urls`; messages sent on the first; one report line. */
 async function measure(label: string, urls: string[], subscribers: number, messages: number): Promise<{ line: string; p99: number }> {
-  const { createTokenService } = await import('../src/services/auth/tokens');
+  const { createTokenService } = await import('../src/services/auth');
   const tokens = createTokenService({ secret: JWT_SECRET, issuer: 'platform-backend', accessTtlSeconds: 3600 });
   const rssBefore = await Promise.all(urls.map(rssBytes));
   const latencies: number[] = [];

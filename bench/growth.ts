@@ -7,7 +7,7 @@
 import pg from 'pg';
 import pino from 'pino';
 import { createDb, type Db } from '../src/db/client';
-import { createLeaderboardService, type LeaderboardService } from '../src/services/leaderboards/service';
+import { createLeaderboardService, type LeaderboardService } from '../src/services/leaderboards';
 import { createSharedStore } from '../src/store';
 import { runLoad, type LoadResult } from './load';
 import { startChild, stopChild } from './reference/run';

@@ -22,7 +22,7 @@ import { createEventStore } from '../src/indexer/store';
 import { createIndexer } from '../src/indexer/runner';
 import { createEventSource, type ChainEvent } from '../src/indexer/sources';
 import { eventTypeOf } from '../src/indexer/kinds';
-import { createLeaderboardService } from '../src/services/leaderboards/service';
+import { createLeaderboardService } from '../src/services/leaderboards';
 import { createHooks } from '../src/services/hooks';
 import { createMemoryStore } from '../src/store';
 import { startSuiChainFixture, type SuiChainFixture } from '../test/fixtures/sui-chain/index';

@@ -7,7 +7,7 @@ import pino from 'pino';
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
 import { isAppError } from '../src/errors';
-import { createGiftService } from '../src/services/gifts/service';
+import { createGiftService } from '../src/services/gifts';
 
 const [project, file] = process.argv.slice(2);
 if (!project || !file) {

@@ -9,7 +9,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import pino from 'pino';
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
-import { ArchiveVerificationError, createJobRunArchiveService, readVerifiedArchive, type ArchiveProgress } from '../src/services/system/job-run-archive';
+import { ArchiveVerificationError, createJobRunArchiveService, readVerifiedArchive, type ArchiveProgress } from '../src/services/system';
 
 const [mode, file] = process.argv[2] === 'restore' ? (['restore', process.argv[3]] as const) : (['archive', undefined] as const);
 if (mode === 'restore' && !file) {

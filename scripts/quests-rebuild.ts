@@ -7,10 +7,9 @@
 import pino from 'pino';
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
-import { loadCatalogue } from '../src/services/quests/catalogue-store';
 import { createReadCacheService } from '../src/services/read-cache';
 import { createSharedStore } from '../src/store';
-import { applyProgressRebuild, diffProgress, type ProgressDifference } from '../src/services/quests/progress';
+import { applyProgressRebuild, diffProgress, loadCatalogue, type ProgressDifference } from '../src/services/quests';
 
 const MAX_LISTED = 50;
 const apply = process.argv.includes('--apply');

@@ -5,8 +5,7 @@
 import pino from 'pino';
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
-import { DEFAULT_CATALOGUE } from '../src/services/quests/catalogue';
-import { seedCatalogue } from '../src/services/quests/seed';
+import { DEFAULT_CATALOGUE, seedCatalogue } from '../src/services/quests';
 
 const config = loadConfig();
 const logger = pino({ level: config.logLevel === 'debug' ? 'debug' : 'warn' });
