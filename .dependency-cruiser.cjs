@@ -63,6 +63,13 @@ module.exports = {
       from: { path: SERVICES },
       to: { path: [ADAPTERS, ROOT] },
     },
+    {
+      name: 'services-import-no-transport-library',
+      severity: 'error',
+      comment: 'A service speaks in its models, AppError and plain values: it imports no transport library (Fastify, graphql, type-graphql, graphql-ws, ws, Socket.IO, Apollo) and not src/fastify, the Fastify app\'s plumbing. The transports adapt to the services.',
+      from: { path: SERVICES },
+      to: { path: [TRANSPORT_LIBRARIES, '^src/fastify/'] },
+    },
     // Transports do not import each other. Three transports, each with its own folders: HTTP
     // (src/http: the Fastify app, REST routes, the console, the surfaces), GraphQL (src/graphql, its
     // pipeline and its HTTP binding, with src/resolvers, the schema's fields: one transport, so

@@ -18,15 +18,22 @@ afterEach(() => {
   for (const dir of trees.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The rules broken when `from` imports `to` (both paths from the repository root), in a tree holding those two files only. */
+/**
+ * The rules broken when `from` imports `to` (both paths from the repository root; `to` may be a
+ * package's `node_modules/<name>/index.js`, imported by its name), in a tree holding those files only.
+ */
 async function brokenRules(from: string, to: string): Promise<string[]> {
   const root = mkdtempSync(join(tmpdir(), 'dependency-rules-'));
   trees.push(root);
-  const specifier = relative(dirname(from), to).replace(/\.ts$/, '');
-  for (const [file, text] of [
+  const packageName = /^node_modules\/([^/]+)\/index\.js$/.exec(to)?.[1];
+  const path = relative(dirname(from), to).replace(/\.ts$/, '');
+  const specifier = packageName ?? (path.startsWith('.') ? path : `./${path}`);
+  const files: Array<[string, string]> = [
     [to, 'export const probe = 1;\n'],
-    [from, `import { probe } from '${specifier.startsWith('.') ? specifier : `./${specifier}`}';\nexport const uses = probe;\n`],
-  ] as const) {
+    [from, `import { probe } from '${specifier}';\nexport const uses = probe;\n`],
+  ];
+  if (packageName) files.push([`node_modules/${packageName}/package.json`, JSON.stringify({ name: packageName, main: 'index.js' })]);
+  for (const [file, text] of files) {
     mkdirSync(join(root, dirname(file)), { recursive: true });
     writeFileSync(join(root, file), text);
   }
@@ -38,6 +45,10 @@ async function brokenRules(from: string, to: string): Promise<string[]> {
 
 describe('dependency rules', () => {
   it.each([
+    // Services speak no transport.
+    ['services-import-no-transport-library', 'src/services/quests/probe.ts', 'node_modules/fastify/index.js'],
+    ['services-import-no-transport-library', 'src/services/chat/probe.ts', 'node_modules/graphql/index.js'],
+    ['services-import-no-transport-library', 'src/services/quests/probe.ts', 'src/fastify/route-hooks.ts'],
     // Transports do not import each other.
     ['http-imports-no-other-transport', 'src/http/rest/probe.ts', 'src/graphql/context.ts'],
     ['http-imports-no-other-transport', 'src/http/probe.ts', 'src/gateway/socket-io.ts'],
