@@ -151,13 +151,6 @@ module.exports = {
       to: { path: ROOT },
     },
     {
-      name: 'edge-imports-no-transport',
-      severity: 'error',
-      comment: 'src/edge is shared by HTTP, graphql-ws and Socket.IO: it imports no transport or GraphQL library, so each transport adapts to it, not the reverse.',
-      from: { path: '^src/edge/' },
-      to: { path: 'node_modules/(fastify|@fastify/|graphql|type-graphql|graphql-ws|ws/|socket\\.io|@socket\\.io/|engine\\.io|@apollo/)' },
-    },
-    {
       name: 'no-cms-in-the-api-process',
       severity: 'error',
       comment:
