@@ -7,7 +7,7 @@ const configOf = (env: Record<string, string>) => loadConfig({ envDir: '/nonexis
 describe('chat limit settings', () => {
   it('default to the limits the gateway and the chat service had as constants', () => {
     const config = configOf({});
-    expect(config.chat).toEqual({ messagesPerWindow: 10, reactionsPerWindow: 30, windowMs: 10_000, typingDebounceMs: 3_000, historyRetentionDays: 90, reportsPerWindow: 5 });
+    expect(config.chat).toEqual({ messagesPerWindow: 10, reactionsPerWindow: 30, windowMs: 10_000, typingDebounceMs: 3_000, historyRetentionDays: 90, reportsPerWindow: 5, messagesPerIpPerWindow: 300 });
     expect(config.websocket).toEqual({
       perService: 10_000,
       perIp: 20,
