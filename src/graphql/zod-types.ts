@@ -154,6 +154,13 @@ function fieldsOf(schema: z.ZodType): Array<[string, z.ZodType, boolean]> {
   });
 }
 
+/** type-graphql's `nullable` option for a shape: a list's own nullability and its items'. */
+function nullableOption(shape: Shape, nullable: boolean): boolean | 'items' | 'itemsAndList' {
+  if (!shape.list) return nullable;
+  if (nullable) return shape.list.itemNullable ? 'itemsAndList' : true;
+  return shape.list.itemNullable ? 'items' : false;
+}
+
 function objectType(schema: z.ZodType, io: Io): GqlType {
   const name = nameOf(schema);
   if (!name)
@@ -168,11 +175,7 @@ function objectType(schema: z.ZodType, io: Io): GqlType {
   built[io].set(name, type);
   for (const [key, field, inEveryMember] of fieldsOf(schema)) {
     const shape = shapeOf(field, io);
-    const nullable = shape.nullable || !inEveryMember;
-    const options = {
-      description: shape.description,
-      nullable: shape.list ? (nullable ? (shape.list.itemNullable ? 'itemsAndList' : true) : shape.list.itemNullable ? 'items' : false) : nullable,
-    } as const;
+    const options = { description: shape.description, nullable: nullableOption(shape, shape.nullable || !inEveryMember) };
     Field(() => (shape.list ? [shape.type] : shape.type), options)(type.prototype, key);
   }
   if (io === 'input') InputType(name, { description: schema.description })(type);
@@ -194,10 +197,9 @@ export function graphqlTypeOf(
   description?: string;
 } {
   const shape = shapeOf(schema, io);
-  const nullable = shape.list ? (shape.nullable ? (shape.list.itemNullable ? 'itemsAndList' : true) : shape.list.itemNullable ? 'items' : false) : shape.nullable;
   return {
     type: () => (shape.list ? [shape.type] : shape.type),
-    nullable,
+    nullable: nullableOption(shape, shape.nullable),
     description: shape.description,
   };
 }
