@@ -163,7 +163,7 @@ export type QuestEvaluatorKind =
   | 'vip_level'
   | 'wagered';
 
-/** The campaign's own state: inactive (switched off), upcoming, active or expired */
+/** A state now: active, upcoming (before its start), expired (from its end), inactive (switched off by an operator) */
 export type QuestLifecycle =
   | 'active'
   | 'expired'
@@ -174,6 +174,15 @@ export type QuestMode =
   | 'indexed'
   | 'live';
 
+export type QuestNotClaimableReason =
+  | 'claimed'
+  | 'expired'
+  | 'inactive'
+  | 'incomplete'
+  | 'managed_by_partner'
+  | 'upcoming';
+
+/** once | daily (00:00 UTC) | weekly (Monday 00:00 UTC) */
 export type QuestTimePeriod =
   | 'daily'
   | 'once'
@@ -659,16 +668,16 @@ export type UpdateCampaignQuestMutation = { updateCampaignQuest: { key: string, 
 export type QuestCampaignsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type QuestCampaignsQuery = { questCampaigns: Array<{ slug: string, type: string, name: string | null, title: string | null, description: string | null, copyText: string | null, startAt: string, endAt: string, managesClaims: boolean, quests: Array<{ key: string, title: string, description: string, xpReward: number, timePeriod: string, modes: Array<string>, target: string, lifecycle: string, performanceDaily: boolean, startAt: string, endAt: string, periodStart: string, periodEnd: string }> }> };
+export type QuestCampaignsQuery = { questCampaigns: Array<{ slug: string, type: string, name: string | null, title: string | null, description: string | null, copyText: string | null, startAt: string, endAt: string, managesClaims: boolean, quests: Array<{ key: string, title: string, description: string, xpReward: number, timePeriod: QuestTimePeriod, modes: Array<QuestMode>, target: string, lifecycle: QuestLifecycle, performanceDaily: boolean, startAt: string, endAt: string, periodStart: string, periodEnd: string }> }> };
 
-export type QuestStatusFieldsFragment = { campaignSlug: string, questKey: string, mode: string, player: string, timePeriod: string, periodStart: string, periodEnd: string, lifecycle: string, progress: string, target: string, completed: boolean, claimed: boolean, claimedAt: string | null, claimable: boolean, reason: string | null, xpReward: number };
+export type QuestStatusFieldsFragment = { campaignSlug: string, questKey: string, mode: QuestMode, player: string, timePeriod: QuestTimePeriod, periodStart: string, periodEnd: string, lifecycle: QuestLifecycle, progress: string, target: string, completed: boolean, claimed: boolean, claimedAt: string | null, claimable: boolean, reason: QuestNotClaimableReason | null, xpReward: number };
 
 export type QuestStatusesQueryVariables = Exact<{
   player?: string | null | undefined;
 }>;
 
 
-export type QuestStatusesQuery = { questStatuses: Array<{ campaignSlug: string, questKey: string, mode: string, player: string, timePeriod: string, periodStart: string, periodEnd: string, lifecycle: string, progress: string, target: string, completed: boolean, claimed: boolean, claimedAt: string | null, claimable: boolean, reason: string | null, xpReward: number }> };
+export type QuestStatusesQuery = { questStatuses: Array<{ campaignSlug: string, questKey: string, mode: QuestMode, player: string, timePeriod: QuestTimePeriod, periodStart: string, periodEnd: string, lifecycle: QuestLifecycle, progress: string, target: string, completed: boolean, claimed: boolean, claimedAt: string | null, claimable: boolean, reason: QuestNotClaimableReason | null, xpReward: number }> };
 
 export type QuestStatusQueryVariables = Exact<{
   campaignSlug: string;
@@ -678,7 +687,7 @@ export type QuestStatusQueryVariables = Exact<{
 }>;
 
 
-export type QuestStatusQuery = { questStatus: { campaignSlug: string, questKey: string, mode: string, player: string, timePeriod: string, periodStart: string, periodEnd: string, lifecycle: string, progress: string, target: string, completed: boolean, claimed: boolean, claimedAt: string | null, claimable: boolean, reason: string | null, xpReward: number } };
+export type QuestStatusQuery = { questStatus: { campaignSlug: string, questKey: string, mode: QuestMode, player: string, timePeriod: QuestTimePeriod, periodStart: string, periodEnd: string, lifecycle: QuestLifecycle, progress: string, target: string, completed: boolean, claimed: boolean, claimedAt: string | null, claimable: boolean, reason: QuestNotClaimableReason | null, xpReward: number } };
 
 export type QuestBatchStatusQueryVariables = Exact<{
   campaignSlug: string;
@@ -686,7 +695,7 @@ export type QuestBatchStatusQueryVariables = Exact<{
 }>;
 
 
-export type QuestBatchStatusQuery = { questBatchStatus: Array<{ campaignSlug: string, questKey: string, mode: string, player: string, timePeriod: string, periodStart: string, periodEnd: string, lifecycle: string, progress: string, target: string, completed: boolean, claimed: boolean, claimedAt: string | null, claimable: boolean, reason: string | null, xpReward: number }> };
+export type QuestBatchStatusQuery = { questBatchStatus: Array<{ campaignSlug: string, questKey: string, mode: QuestMode, player: string, timePeriod: QuestTimePeriod, periodStart: string, periodEnd: string, lifecycle: QuestLifecycle, progress: string, target: string, completed: boolean, claimed: boolean, claimedAt: string | null, claimable: boolean, reason: QuestNotClaimableReason | null, xpReward: number }> };
 
 export type QuestPerformanceDailyStatusQueryVariables = Exact<{
   campaignSlug: string;
@@ -694,7 +703,7 @@ export type QuestPerformanceDailyStatusQueryVariables = Exact<{
 }>;
 
 
-export type QuestPerformanceDailyStatusQuery = { questPerformanceDailyStatus: { campaignSlug: string, questKey: string, mode: string, player: string, timePeriod: string, periodStart: string, periodEnd: string, lifecycle: string, progress: string, target: string, completed: boolean, claimed: boolean, claimedAt: string | null, claimable: boolean, reason: string | null, xpReward: number } };
+export type QuestPerformanceDailyStatusQuery = { questPerformanceDailyStatus: { campaignSlug: string, questKey: string, mode: QuestMode, player: string, timePeriod: QuestTimePeriod, periodStart: string, periodEnd: string, lifecycle: QuestLifecycle, progress: string, target: string, completed: boolean, claimed: boolean, claimedAt: string | null, claimable: boolean, reason: QuestNotClaimableReason | null, xpReward: number } };
 
 export type ClaimQuestMutationVariables = Exact<{
   campaignSlug: string;
@@ -704,7 +713,7 @@ export type ClaimQuestMutationVariables = Exact<{
 }>;
 
 
-export type ClaimQuestMutation = { claimQuest: { campaignSlug: string, questKey: string, player: string, timePeriod: string, periodStart: string, xpReward: number, txHash: string | null, claimedAt: string, totalXp: string } };
+export type ClaimQuestMutation = { claimQuest: { campaignSlug: string, questKey: string, player: string, timePeriod: QuestTimePeriod, periodStart: string, xpReward: number, txHash: string | null, claimedAt: string, totalXp: string } };
 
 export type MyQuestClaimsQueryVariables = Exact<{
   limit?: number | null | undefined;
@@ -712,7 +721,7 @@ export type MyQuestClaimsQueryVariables = Exact<{
 }>;
 
 
-export type MyQuestClaimsQuery = { myQuestClaims: { nextCursor: string | null, claims: Array<{ campaignSlug: string, questKey: string, player: string, timePeriod: string, periodStart: string, xpReward: number, txHash: string | null, claimedAt: string }> } };
+export type MyQuestClaimsQuery = { myQuestClaims: { nextCursor: string | null, claims: Array<{ campaignSlug: string, questKey: string, player: string, timePeriod: QuestTimePeriod, periodStart: string, xpReward: number, txHash: string | null, claimedAt: string }> } };
 
 export type SocialLinksQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -20,11 +20,9 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import type { CacheHint } from '../services/cache-hints';
 
-export interface CacheHint {
-  maxAge: number;
-  scope?: 'PUBLIC' | 'PRIVATE';
-}
+export type { CacheHint };
 
 interface Annotation {
   maxAge?: number;

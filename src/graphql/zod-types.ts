@@ -1,6 +1,8 @@
-import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type { z } from 'zod';
-import { modelNames } from '../services/model-names';
+import { CACHE_HINTS } from '../services/cache-hints';
+import { cacheHints, modelNames } from '../services/model-names';
+import { cacheControl } from './cache-policy';
 
 /**
  * GraphQL types built from the domains' zod models at start, so a field is declared once (in the
@@ -13,7 +15,8 @@ import { modelNames } from '../services/model-names';
  * - A union of objects sharing a discriminator becomes one input (the discriminator required, the
  *   members' other fields optional) or one object type; a union of scalars is a String.
  * - Objects and enums take their name from `modelNames` (src/services/model-names.ts); a string
- *   model named after a GraphQL scalar (SCALARS) becomes that scalar.
+ *   model named after a GraphQL scalar (SCALARS) becomes that scalar. A field marked `cacheHinted`
+ *   there carries its `@cacheControl`.
  */
 
 type Io = 'input' | 'output';
@@ -63,7 +66,7 @@ function enumType(schema: z.ZodType, values: readonly string[]): object {
     return cached.type;
   }
   const type = Object.fromEntries(values.map((v) => [v, v]));
-  registerEnumType(type, { name, description: schema.description });
+  registerEnumType(type, { name, description: modelNames.get(schema)?.description ?? schema.description });
   enums.set(name, { type, values: values.join() });
   return type;
 }
@@ -177,11 +180,13 @@ function objectType(schema: z.ZodType, io: Io): GqlType {
     const shape = shapeOf(field, io);
     const options = { description: shape.description, nullable: nullableOption(shape, shape.nullable || !inEveryMember) };
     Field(() => (shape.list ? [shape.type] : shape.type), options)(type.prototype, key);
+    const hint = io === 'output' ? cacheHints.get(field)?.hint : undefined;
+    if (hint) Directive(cacheControl(CACHE_HINTS[hint]))(type.prototype, key);
   }
-  if (io === 'input') InputType(name, { description: schema.description })(type);
+  if (io === 'input') InputType(name, { description: modelNames.get(schema)?.description ?? schema.description })(type);
   else
     ObjectType(name, {
-      description: schema.description,
+      description: modelNames.get(schema)?.description ?? schema.description,
       simpleResolvers: true,
     })(type);
   return type;

@@ -1,6 +1,8 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Directive, Mutation, Query, Resolver } from 'type-graphql';
 import type { z } from 'zod';
 import { Authorized } from '../graphql/authorized';
+import { cacheControl } from '../graphql/cache-policy';
+import { CACHE_HINTS } from '../services/cache-hints';
 import type { GraphqlContext } from '../graphql/context';
 import { fieldModels, graphqlTypeOf } from '../graphql/zod-types';
 import type { Services } from '../services';
@@ -64,6 +66,7 @@ function addField(target: { prototype: object }, op: AnyOperation<Services>): vo
   const options = { name: field, description: op.access === 'operator' ? `${op.summary} (operator only)` : op.summary, nullable: output.nullable };
   (op.kind === 'query' ? Query(output.type, options) : Mutation(output.type, options))(target.prototype, field, descriptor);
   if (op.access !== 'public') Authorized(op.access)(target.prototype, field, descriptor);
+  if (op.graphql.cache) Directive(cacheControl(CACHE_HINTS[op.graphql.cache]))(target.prototype, field, descriptor);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Access } from '../edge/authorize';
 import type { Caller } from '../edge/caller';
 import type { ErrorCode } from '../errors';
+import type { CacheHintName } from './cache-hints';
 import type { OperationLimit, OperationLimits } from './operation-limits';
 
 /**
@@ -48,6 +49,8 @@ export interface OperationDeclaration<Svc, Params extends z.ZodRawShape, Input e
     field: string;
     args?: { [K in keyof Params]?: string };
     spread?: boolean;
+    /** How long the answer may be cached (src/services/cache-hints.ts); absent: not cacheable (max-age 0). */
+    cache?: CacheHintName;
     /** Where GraphQL answers in another shape than REST (JSON values as text): its model and the mapping. */
     output?: { model: z.ZodType; from(answer: never): unknown };
   };

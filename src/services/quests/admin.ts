@@ -5,7 +5,7 @@ import { parseInput } from '../../input/validate';
 import type { AuditLog, OperatorActor, Tx } from '../operators';
 import type { QuestDefinition } from './catalogue';
 import { lifecycleOf } from './quest-window';
-import { campaignOf, loadCatalogue, questColumns, questOf, type StoredCampaign, type StoredQuest } from './catalogue-store';
+import { campaignOf, campaignRecordOf, loadCatalogue, questColumns, questOf, type StoredCampaign, type StoredQuest } from './catalogue-store';
 import {
   campaignCreateInput,
   campaignSlug,
@@ -92,16 +92,7 @@ function questAdminView(q: StoredQuest, campaign: StoredCampaign, hasClaims: boo
 
 function campaignAdminView(c: StoredCampaign, quests: AdminQuestView[], now: Date): AdminCampaignView {
   return {
-    slug: c.slug,
-    type: c.type,
-    name: c.name,
-    title: c.title,
-    description: c.description,
-    copyText: c.copyText,
-    startAt: c.startAt.toISOString(),
-    endAt: c.endAt.toISOString(),
-    managesClaims: c.managesClaims,
-    enabled: c.enabled,
+    ...campaignRecordOf(c),
     lifecycle: campaignLifecycle(c, now),
     version: c.version,
     updatedAt: c.updatedAt.toISOString(),
@@ -175,7 +166,7 @@ export function createQuestAdmin(deps: Deps): QuestAdmin {
       const input = parseInput(campaignCreateInput, raw);
       if (input.startAt >= input.endAt) invalid('/endAt', 'must be after startAt');
       const view = await audited({ actor, action: 'campaigns.create', target: input.slug, requestId }, async (tx) => {
-        const [created] = await tx.campaign.createManyAndReturn({ data: { ...input, name: input.name ?? null, title: input.title ?? null, description: input.description ?? null, copyText: input.copyText ?? null }, skipDuplicates: true });
+        const [created] = await tx.campaign.createManyAndReturn({ data: input, skipDuplicates: true });
         if (!created) throw new AppError('CONFLICT', `Campaign "${input.slug}" exists; edit it with PATCH`, { reason: 'campaign_exists', campaignSlug: input.slug });
         const after = campaignAdminView(campaignOf(created), [], clock());
         return { before: null, after: withoutQuests(after), result: after };

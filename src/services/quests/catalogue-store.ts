@@ -3,28 +3,15 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { Logger } from '../../observability/logger';
 import type { QuestDefinition } from './catalogue';
 import { questEvaluator, type QuestEvaluator } from './evaluators';
-import { questMode, timePeriod, type QuestMode } from './model';
+import { CAMPAIGN_RECORD_KEYS, questMode, timePeriod, type CampaignView, type QuestMode } from './model';
 
 /**
  * Campaigns and quests as the database holds them (tables `campaign` and `quest`): what status
  * reads, progress upkeep, claims and the rebuild evaluate, and what operators edit.
  */
 
-/** A `campaign` row. */
-export interface StoredCampaign {
-  slug: string;
-  type: string;
-  name: string | null;
-  title: string | null;
-  description: string | null;
-  copyText: string | null;
-  startAt: Date;
-  endAt: Date;
-  managesClaims: boolean;
-  enabled: boolean;
-  version: number;
-  updatedAt: Date;
-}
+/** A `campaign` row (what operators edit; its own fields are the model's `CAMPAIGN_RECORD_KEYS`). */
+export type StoredCampaign = Omit<Prisma.CampaignGetPayload<object>, 'id' | 'createdAt'>;
 
 /** A `quest` row as a definition (every optional field of QuestDefinition set). */
 export interface StoredQuest extends QuestDefinition {
@@ -44,25 +31,13 @@ type QuestRow = Pick<
   Prisma.QuestGetPayload<object>,
   'key' | 'title' | 'description' | 'xpReward' | 'timePeriod' | 'modes' | 'evaluatorKind' | 'evaluatorParams' | 'enabled' | 'startAt' | 'endAt' | 'performanceDaily' | 'version' | 'updatedAt'
 > & { target: { toFixed(digits: number): string } | string };
-type CampaignRow = Pick<
-  Prisma.CampaignGetPayload<object>,
-  'slug' | 'type' | 'name' | 'title' | 'description' | 'copyText' | 'startAt' | 'endAt' | 'managesClaims' | 'enabled' | 'version' | 'updatedAt'
->;
+/** A campaign row as read (with its quests, or more, when a query includes them): the stored campaign. */
+export const campaignOf = ({ id: _id, createdAt: _createdAt, quests: _quests, ...campaign }: Prisma.CampaignGetPayload<object> & { quests?: unknown }): StoredCampaign => campaign;
 
-export const campaignOf = (row: CampaignRow): StoredCampaign => ({
-  slug: row.slug,
-  type: row.type,
-  name: row.name,
-  title: row.title,
-  description: row.description,
-  copyText: row.copyText,
-  startAt: row.startAt,
-  endAt: row.endAt,
-  managesClaims: row.managesClaims,
-  enabled: row.enabled,
-  version: row.version,
-  updatedAt: row.updatedAt,
-});
+/** A stored campaign's own fields as every view writes them (times as ISO 8601). */
+export function campaignRecordOf(c: StoredCampaign): Omit<CampaignView, 'quests'> {
+  return Object.fromEntries(CAMPAIGN_RECORD_KEYS.map((k) => [k, c[k] instanceof Date ? c[k].toISOString() : c[k]])) as Omit<CampaignView, 'quests'>;
+}
 
 /** The row's evaluator, judged by the registry (a row edited by hand into something unknown is null). */
 export function evaluatorOf(row: Pick<QuestRow, 'evaluatorKind' | 'evaluatorParams'>): QuestEvaluator | null {
@@ -130,41 +105,13 @@ export async function loadCatalogue(db: Pick<Db, 'prisma'>, logger?: Pick<Logger
   }));
 }
 
-const QUEST_COLUMNS = `q.key, q.title, q.description, q.xp_reward AS "xpReward", q.time_period AS "timePeriod", q.modes, q.evaluator_kind AS "evaluatorKind",
-  q.evaluator_params AS "evaluatorParams", q.target::text AS target, q.enabled AS "questEnabled", q.start_at AS "questStartAt", q.end_at AS "questEndAt",
-  q.performance_daily AS "performanceDaily", q.version AS "questVersion", q.updated_at AS "questUpdatedAt"`;
-const CAMPAIGN_COLUMNS = `c.slug, c.type, c.name, c.title AS "campaignTitle", c.description AS "campaignDescription", c.copy_text AS "copyText",
-  c.start_at AS "startAt", c.end_at AS "endAt", c.manages_claims AS "managesClaims", c.enabled, c.version, c.updated_at AS "updatedAt"`;
-
-type JoinedRow = Omit<CampaignRow, 'title' | 'description'> & { campaignTitle: string | null; campaignDescription: string | null } & Partial<
-    Omit<QuestRow, 'enabled' | 'startAt' | 'endAt' | 'version' | 'updatedAt'>
-  > & { questEnabled: boolean | null; questStartAt: Date | null; questEndAt: Date | null; questVersion: number | null; questUpdatedAt: Date | null };
-
 /**
- * A campaign and one of its quests as stored right now, in one statement (what a claim pays by):
- * null without the campaign; `quest` null without the quest (or one that does not parse).
+ * A campaign and one of its quests as stored right now (what a claim pays by): null without the
+ * campaign; `quest` null without the quest (or one that does not parse).
  */
-export async function readCampaignQuest(db: Pick<Db, 'query'>, slug: string, key: string): Promise<{ campaign: StoredCampaign; quest: StoredQuest | null } | null> {
-  const [row] = await db.query<JoinedRow>(`SELECT ${CAMPAIGN_COLUMNS}, ${QUEST_COLUMNS} FROM campaign c LEFT JOIN quest q ON q.campaign_slug = c.slug AND q.key = $2 WHERE c.slug = $1`, [slug, key]);
+export async function readCampaignQuest(db: Pick<Db, 'prisma'>, slug: string, key: string): Promise<{ campaign: StoredCampaign; quest: StoredQuest | null } | null> {
+  const row = await db.prisma.campaign.findUnique({ where: { slug }, include: { quests: { where: { key } } } });
   if (!row) return null;
-  const campaign = campaignOf({ ...row, title: row.campaignTitle, description: row.campaignDescription, startAt: new Date(row.startAt), endAt: new Date(row.endAt), updatedAt: new Date(row.updatedAt) });
-  if (row.key == null) return { campaign, quest: null };
-  const quest = questOf({
-    key: row.key,
-    title: row.title!,
-    description: row.description!,
-    xpReward: Number(row.xpReward),
-    timePeriod: row.timePeriod!,
-    modes: row.modes ?? [],
-    evaluatorKind: row.evaluatorKind!,
-    evaluatorParams: row.evaluatorParams ?? {},
-    target: String(row.target),
-    enabled: row.questEnabled === true,
-    startAt: row.questStartAt ? new Date(row.questStartAt) : null,
-    endAt: row.questEndAt ? new Date(row.questEndAt) : null,
-    performanceDaily: row.performanceDaily === true,
-    version: Number(row.questVersion),
-    updatedAt: new Date(row.questUpdatedAt!),
-  });
-  return { campaign, quest };
+  const [questRow] = row.quests;
+  return { campaign: campaignOf(row), quest: questRow ? questOf(questRow) : null };
 }

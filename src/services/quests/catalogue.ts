@@ -1,3 +1,4 @@
+import type { Prisma } from '../../generated/prisma/client';
 import type { QuestEvaluator } from './evaluators';
 import { questMode, type QuestMode, type TimePeriod } from './model';
 
@@ -29,19 +30,10 @@ export interface QuestDefinition {
   performanceDaily?: boolean;
 }
 
-export interface CampaignSeed {
-  slug: string;
-  type: string;
-  startAt: Date;
-  endAt: Date;
-  managesClaims: boolean;
-  /** false: created switched off. Default true. */
-  enabled?: boolean;
-  name?: string;
-  title?: string;
-  description?: string;
-  copyText?: string;
-}
+/** The `campaign` columns a seed may set (the others are the database's). */
+type CampaignColumns = Omit<Prisma.CampaignGetPayload<object>, 'id' | 'createdAt' | 'updatedAt' | 'version'>;
+/** A campaign of the seed: its identity, kind and window; the rest as the table defaults them (null, or `enabled` true). */
+export type CampaignSeed = Pick<CampaignColumns, 'slug' | 'type' | 'startAt' | 'endAt' | 'managesClaims'> & Partial<CampaignColumns>;
 
 export interface CatalogueCampaign {
   campaign: CampaignSeed;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVALUATORS_TEXT, evaluatorKind, questEvaluator } from './evaluators';
-import { named } from '../model-names';
-import { timePeriod } from './periods';
+import { cacheHinted, named } from '../model-names';
+import { TIME_PERIODS_TEXT, timePeriod } from './periods';
 
 /**
  * The quest domain's one model: the TypeScript types, the REST JSON schemas (so the OpenAPI
@@ -20,55 +20,82 @@ export type QuestMode = z.infer<typeof questMode>;
 /** The mode of a status request that names none. */
 export const DEFAULT_QUEST_MODE: QuestMode = 'indexed';
 
-export const questLifecycle = named('QuestLifecycle', z.enum(['active', 'upcoming', 'expired', 'inactive']));
+export const questLifecycle = named(
+  'QuestLifecycle',
+  z.enum(['active', 'upcoming', 'expired', 'inactive']).describe('A state now: active, upcoming (before its start), expired (from its end), inactive (switched off by an operator)'),
+);
 export type QuestLifecycle = z.infer<typeof questLifecycle>;
 
 /** Why a quest cannot be claimed now: its lifecycle when not active (in the order they are checked), else these. */
-export const notClaimableReason = z.enum([...questLifecycle.extract(['inactive', 'upcoming', 'expired']).options, 'claimed', 'incomplete', 'managed_by_partner']);
+export const notClaimableReason = named('QuestNotClaimableReason', z.enum([...questLifecycle.extract(['inactive', 'upcoming', 'expired']).options, 'claimed', 'incomplete', 'managed_by_partner']));
 export type NotClaimableReason = z.infer<typeof notClaimableReason>;
 
-/** `a | b (default) | c`: an enum's values as the GraphQL descriptions list them (those fields stay String). */
+/** `a | b (default) | c`: an enum's values as the GraphQL descriptions of String inputs list them. */
 export const valuesText = (e: { options: readonly string[] }, defaultValue?: string): string => e.options.map((v) => (v === defaultValue ? `${v} (default)` : v)).join(' | ');
 
 const iso = z.iso.datetime();
 const decimal = z.string().regex(/^\d+$/);
 
-export const questView = z.object({
-  key: z.string(),
-  title: z.string(),
-  description: z.string(),
-  xpReward: z.int(),
-  timePeriod,
-  modes: z.array(questMode),
-  /** Progress needed (a count, base units or a level). */
-  target: decimal,
-  lifecycle: questLifecycle,
-  performanceDaily: z.boolean(),
-  /** The quest's window inside its campaign (end exclusive). */
-  startAt: iso,
-  endAt: iso,
-  /** The period running now (end exclusive). */
-  periodStart: iso,
-  periodEnd: iso,
-});
+export const questView = named(
+  'Quest',
+  z
+    .object({
+      key: z.string(),
+      title: z.string(),
+      description: z.string(),
+      xpReward: z.int(),
+      timePeriod: timePeriod.describe(TIME_PERIODS_TEXT),
+      modes: z.array(questMode).describe('Status modes the quest answers'),
+      target: decimal.describe('Progress needed (a count, base units or a level), decimal string'),
+      lifecycle: questLifecycle,
+      performanceDaily: z.boolean(),
+      /** The quest's window inside its campaign. */
+      startAt: iso.describe('ISO 8601'),
+      endAt: iso.describe('ISO 8601, exclusive'),
+      /** The period running now. */
+      periodStart: iso.describe('ISO 8601'),
+      periodEnd: iso.describe('ISO 8601, exclusive'),
+    })
+    .describe('A quest of a campaign, with its lifecycle and the period running now'),
+);
 export type QuestView = z.infer<typeof questView>;
 
-export const campaignView = z.object({
+/**
+ * A campaign's own fields as every reader sees them (the public catalogue and the operators'
+ * view); each is a column of `campaign` of the same name, and a new one is a line here and in
+ * `campaignFields` (what operators may send) below: the stores, views, GraphQL types, OpenAPI
+ * document and console form follow.
+ */
+const campaignRecord = {
   slug: z.string(),
   type: z.string(),
   name: z.string().nullable(),
   title: z.string().nullable(),
   description: z.string().nullable(),
   copyText: z.string().nullable(),
-  startAt: iso,
-  endAt: iso,
+  startAt: iso.describe('ISO 8601'),
+  endAt: iso.describe('ISO 8601, exclusive'),
   managesClaims: z.boolean().describe('true: statuses only; claims are made with the partner (FORBIDDEN here)'),
   enabled: z.boolean().describe('false: switched off by an operator; every quest of it is `inactive`'),
-  quests: z.array(questView),
-});
+};
+/** The names of a campaign's own fields (the columns every view reads). */
+export const CAMPAIGN_RECORD_KEYS = Object.keys(campaignRecord) as Array<keyof typeof campaignRecord>;
+
+export const campaignView = named(
+  'QuestCampaign',
+  z
+    .object({
+      ...campaignRecord,
+      // The catalogue's hint on the list too: an unhinted list of objects would make the answer uncacheable.
+      quests: cacheHinted('questCatalogue', z.array(questView)),
+    })
+    .describe('A campaign (partner metadata) and its quests'),
+);
 export type CampaignView = z.infer<typeof campaignView>;
 
-export const questStatus = z.object({
+export const questStatus = named(
+  'QuestStatus',
+  z.object({
   campaignSlug: z.string(),
   questKey: z.string(),
   mode: questMode,
@@ -85,24 +112,28 @@ export const questStatus = z.object({
   claimable: z.boolean(),
   reason: notClaimableReason.nullable().describe('Why the quest cannot be claimed now; null when it can'),
   xpReward: z.int(),
-});
+}).describe("A player's status of one quest in the current period"),
+);
 export type QuestStatus = z.infer<typeof questStatus>;
 
-export const questClaimResult = z.object({
+export const questClaimResult = named(
+  'QuestClaim',
+  z.object({
   campaignSlug: z.string(),
   questKey: z.string(),
   player: z.string(),
   timePeriod,
-  periodStart: iso,
+  periodStart: iso.describe('ISO 8601'),
   xpReward: z.int(),
   txHash: z.string().nullable(),
-  claimedAt: iso,
+  claimedAt: iso.describe('ISO 8601'),
   totalXp: decimal.describe("The player's XP leaderboard total after the claim"),
-});
+}).describe('A recorded claim'),
+);
 export type QuestClaimResult = z.infer<typeof questClaimResult>;
 
 /** One claim of a player's history (the claim as recorded, without the board total of that moment). */
-export const questClaimRecord = questClaimResult.omit({ totalXp: true });
+export const questClaimRecord = named('QuestClaimRecord', questClaimResult.omit({ totalXp: true }).describe("A claim of the caller's history"));
 export type QuestClaimRecord = z.infer<typeof questClaimRecord>;
 
 /** Most claims one history page holds. */
@@ -115,10 +146,15 @@ export const claimsHistoryQuery = z.object({
 });
 
 /** A page of the caller's claims, newest first. */
-export const questClaimPage = z.object({
-  claims: z.array(questClaimRecord),
-  nextCursor: z.string().nullable().describe('Pass as `after` for the next (older) page; null on the last page'),
-});
+export const questClaimPage = named(
+  'QuestClaimPage',
+  z
+    .object({
+      claims: z.array(questClaimRecord),
+      nextCursor: z.string().nullable().describe('Pass as `after` for the next (older) page; null on the last page'),
+    })
+    .describe("A page of the caller's claims, newest first"),
+);
 export type QuestClaimPage = z.infer<typeof questClaimPage>;
 
 // ───────────── operators: campaigns and quests as data (/api/admin/campaigns) ─────────────
@@ -157,15 +193,17 @@ const campaignFields = {
   enabled: z.boolean().describe('false: switched off; every quest of it is `inactive`'),
 };
 
+/** A shape whose fields that take null may also be left out (stored as null). */
+const absentAsNull = <S extends Record<string, z.ZodType>>(shape: S) =>
+  Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.safeParse(null).success ? v.optional() : v])) as {
+    [K in keyof S]: null extends z.input<S[K]> ? z.ZodOptional<S[K]> : S[K];
+  };
+
 /** A new campaign (`POST /api/admin/campaigns`): its quests are added one by one after it. */
 export const campaignCreateInput = z
   .object({
     slug: campaignSlug.describe('The campaign\'s identity in URLs and claims; cannot change'),
-    ...campaignFields,
-    name: campaignFields.name.optional(),
-    title: campaignFields.title.optional(),
-    description: campaignFields.description.optional(),
-    copyText: campaignFields.copyText.optional(),
+    ...absentAsNull(campaignFields),
     managesClaims: campaignFields.managesClaims.default(false),
     enabled: campaignFields.enabled.default(true),
   })
@@ -240,16 +278,7 @@ export type AdminQuestView = z.infer<typeof adminQuestView>;
 
 /** A campaign as operators see and edit it, with its quests. */
 export const adminCampaignView = z.object({
-  slug: z.string(),
-  type: z.string(),
-  name: z.string().nullable(),
-  title: z.string().nullable(),
-  description: z.string().nullable(),
-  copyText: z.string().nullable(),
-  startAt: iso,
-  endAt: iso,
-  managesClaims: z.boolean(),
-  enabled: z.boolean(),
+  ...campaignRecord,
   lifecycle: questLifecycle.describe('The campaign\'s own state: inactive (switched off), upcoming, active or expired'),
   version: z.int().describe('Send it back with the next edit'),
   updatedAt: iso,

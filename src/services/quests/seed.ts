@@ -22,18 +22,7 @@ export async function seedCatalogue(db: Pick<Db, 'prisma'>, catalogue: Catalogue
     opts.campaigns === false
       ? []
       : await db.prisma.campaign.createManyAndReturn({
-          data: catalogue.map(({ campaign: c }) => ({
-            slug: c.slug,
-            type: c.type,
-            startAt: c.startAt,
-            endAt: c.endAt,
-            managesClaims: c.managesClaims,
-            enabled: c.enabled !== false,
-            name: c.name ?? null,
-            title: c.title ?? null,
-            description: c.description ?? null,
-            copyText: c.copyText ?? null,
-          })),
+          data: catalogue.map(({ campaign }) => campaign),
           skipDuplicates: true,
           select: { slug: true },
         });

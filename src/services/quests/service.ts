@@ -35,7 +35,7 @@ import { createQuestAdmin, type CatalogueChange } from './admin';
 import { createCatalogueCache, type CatalogueSnapshot } from './catalogue-cache';
 import { recordClaim } from './claims';
 import { readClaimsHistory } from './claims-history';
-import { loadCatalogue, readCampaignQuest, type StoredCampaign, type StoredQuest } from './catalogue-store';
+import { campaignRecordOf, loadCatalogue, readCampaignQuest, type StoredCampaign, type StoredQuest } from './catalogue-store';
 import { seedCatalogue, type SeedResult } from './seed';
 import { createQuestMetrics } from './metrics';
 import { liveProgress, readStored, type ProgressKey } from './progress';
@@ -443,19 +443,7 @@ export function createQuestService(deps: QuestServiceDeps): QuestService {
       const { entries } = await cache.get();
       const now = clock();
       observeLifecycle(entries, now);
-      return entries.map(({ campaign: c, quests }) => ({
-        slug: c.slug,
-        type: c.type,
-        name: c.name,
-        title: c.title,
-        description: c.description,
-        copyText: c.copyText,
-        startAt: c.startAt.toISOString(),
-        endAt: c.endAt.toISOString(),
-        managesClaims: c.managesClaims,
-        enabled: c.enabled,
-        quests: quests.map((q) => questView(q, c, now)),
-      }));
+      return entries.map(({ campaign: c, quests }) => ({ ...campaignRecordOf(c), quests: quests.map((q) => questView(q, c, now)) }));
     },
     async defaultStatus(raw, viewer, opts) {
       const player = playerOr(parseInput(playerInput, raw ?? {}).player, viewer);

@@ -1343,6 +1343,7 @@ export interface components {
             payout: string;
             won: boolean;
         };
+        /** @description A player's status of one quest in the current period */
         QuestStatus: {
             campaignSlug: string;
             questKey: string;
@@ -1361,7 +1362,10 @@ export interface components {
              * @description Exclusive end of the period
              */
             periodEnd: string;
-            /** @enum {string} */
+            /**
+             * @description A state now: active, upcoming (before its start), expired (from its end), inactive (switched off by an operator)
+             * @enum {string}
+             */
             lifecycle: "active" | "upcoming" | "expired" | "inactive";
             /** @description Count, base units (wagered) or level, as a decimal string */
             progress: string;
@@ -1378,6 +1382,7 @@ export interface components {
             reason: "inactive" | "upcoming" | "expired" | "claimed" | "incomplete" | "managed_by_partner" | null;
             xpReward: number;
         };
+        /** @description A campaign (partner metadata) and its quests */
         QuestCampaign: {
             slug: string;
             type: string;
@@ -1385,9 +1390,15 @@ export interface components {
             title: string | null;
             description: string | null;
             copyText: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601
+             */
             startAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601, exclusive
+             */
             endAt: string;
             /** @description true: statuses only; claims are made with the partner (FORBIDDEN here) */
             managesClaims: boolean;
@@ -1398,20 +1409,40 @@ export interface components {
                 title: string;
                 description: string;
                 xpReward: number;
-                /** @enum {string} */
+                /**
+                 * @description once | daily (00:00 UTC) | weekly (Monday 00:00 UTC)
+                 * @enum {string}
+                 */
                 timePeriod: "once" | "daily" | "weekly";
+                /** @description Status modes the quest answers */
                 modes: ("indexed" | "live")[];
+                /** @description Progress needed (a count, base units or a level), decimal string */
                 target: string;
-                /** @enum {string} */
+                /**
+                 * @description A state now: active, upcoming (before its start), expired (from its end), inactive (switched off by an operator)
+                 * @enum {string}
+                 */
                 lifecycle: "active" | "upcoming" | "expired" | "inactive";
                 performanceDaily: boolean;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601
+                 */
                 startAt: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, exclusive
+                 */
                 endAt: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601
+                 */
                 periodStart: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, exclusive
+                 */
                 periodEnd: string;
             }[];
         };
@@ -4016,7 +4047,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of the caller's claims, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4029,11 +4060,17 @@ export interface operations {
                             player: string;
                             /** @enum {string} */
                             timePeriod: "once" | "daily" | "weekly";
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601
+                             */
                             periodStart: string;
                             xpReward: number;
                             txHash: string | null;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601
+                             */
                             claimedAt: string;
                         }[];
                         /** @description Pass as `after` for the next (older) page; null on the last page */
@@ -4120,17 +4157,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description A recorded claim */
                         claim: {
                             campaignSlug: string;
                             questKey: string;
                             player: string;
                             /** @enum {string} */
                             timePeriod: "once" | "daily" | "weekly";
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601
+                             */
                             periodStart: string;
                             xpReward: number;
                             txHash: string | null;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601
+                             */
                             claimedAt: string;
                             /** @description The player's XP leaderboard total after the claim */
                             totalXp: string;
@@ -4262,11 +4306,19 @@ export interface operations {
                             title: string | null;
                             description: string | null;
                             copyText: string | null;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601
+                             */
                             startAt: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, exclusive
+                             */
                             endAt: string;
+                            /** @description true: statuses only; claims are made with the partner (FORBIDDEN here) */
                             managesClaims: boolean;
+                            /** @description false: switched off by an operator; every quest of it is `inactive` */
                             enabled: boolean;
                             /**
                              * @description The campaign's own state: inactive (switched off), upcoming, active or expired
@@ -4305,7 +4357,10 @@ export interface operations {
                                  */
                                 endAt: string | null;
                                 performanceDaily: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description A state now: active, upcoming (before its start), expired (from its end), inactive (switched off by an operator)
+                                 * @enum {string}
+                                 */
                                 lifecycle: "active" | "upcoming" | "expired" | "inactive";
                                 /** @description true: claimed at least once; its evaluator and period can no longer change */
                                 hasClaims: boolean;
@@ -4421,11 +4476,19 @@ export interface operations {
                         title: string | null;
                         description: string | null;
                         copyText: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601
+                         */
                         startAt: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, exclusive
+                         */
                         endAt: string;
+                        /** @description true: statuses only; claims are made with the partner (FORBIDDEN here) */
                         managesClaims: boolean;
+                        /** @description false: switched off by an operator; every quest of it is `inactive` */
                         enabled: boolean;
                         /**
                          * @description The campaign's own state: inactive (switched off), upcoming, active or expired
@@ -4464,7 +4527,10 @@ export interface operations {
                              */
                             endAt: string | null;
                             performanceDaily: boolean;
-                            /** @enum {string} */
+                            /**
+                             * @description A state now: active, upcoming (before its start), expired (from its end), inactive (switched off by an operator)
+                             * @enum {string}
+                             */
                             lifecycle: "active" | "upcoming" | "expired" | "inactive";
                             /** @description true: claimed at least once; its evaluator and period can no longer change */
                             hasClaims: boolean;
@@ -4612,11 +4678,19 @@ export interface operations {
                         title: string | null;
                         description: string | null;
                         copyText: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601
+                         */
                         startAt: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, exclusive
+                         */
                         endAt: string;
+                        /** @description true: statuses only; claims are made with the partner (FORBIDDEN here) */
                         managesClaims: boolean;
+                        /** @description false: switched off by an operator; every quest of it is `inactive` */
                         enabled: boolean;
                         /**
                          * @description The campaign's own state: inactive (switched off), upcoming, active or expired
@@ -4655,7 +4729,10 @@ export interface operations {
                              */
                             endAt: string | null;
                             performanceDaily: boolean;
-                            /** @enum {string} */
+                            /**
+                             * @description A state now: active, upcoming (before its start), expired (from its end), inactive (switched off by an operator)
+                             * @enum {string}
+                             */
                             lifecycle: "active" | "upcoming" | "expired" | "inactive";
                             /** @description true: claimed at least once; its evaluator and period can no longer change */
                             hasClaims: boolean;
@@ -4863,7 +4940,10 @@ export interface operations {
                          */
                         endAt: string | null;
                         performanceDaily: boolean;
-                        /** @enum {string} */
+                        /**
+                         * @description A state now: active, upcoming (before its start), expired (from its end), inactive (switched off by an operator)
+                         * @enum {string}
+                         */
                         lifecycle: "active" | "upcoming" | "expired" | "inactive";
                         /** @description true: claimed at least once; its evaluator and period can no longer change */
                         hasClaims: boolean;
@@ -5065,7 +5145,10 @@ export interface operations {
                          */
                         endAt: string | null;
                         performanceDaily: boolean;
-                        /** @enum {string} */
+                        /**
+                         * @description A state now: active, upcoming (before its start), expired (from its end), inactive (switched off by an operator)
+                         * @enum {string}
+                         */
                         lifecycle: "active" | "upcoming" | "expired" | "inactive";
                         /** @description true: claimed at least once; its evaluator and period can no longer change */
                         hasClaims: boolean;
