@@ -11,7 +11,7 @@ import { SETTINGS_PAGE, withSettingsTable } from './settings-table';
 import { composePrometheusConfig } from './prometheus-config';
 import { OPERATIONS_PAGE, withDashboardPanels } from './dashboard-docs';
 import { OPENAPI_FILE, renderOpenApiDocument } from './openapi-document';
-import { OPENAPI_TYPES_FILES, renderOpenApiTypes } from './openapi-types';
+import { OPENAPI_FORMS_FILE, OPENAPI_TYPES_FILES, renderOpenApiForms, renderOpenApiTypes } from './openapi-types';
 import { CLIENT_DOC, withClientApi } from './client-api-docs';
 
 const stale: string[] = [];
@@ -24,6 +24,7 @@ if (readFileSync(OPENAPI_FILE, 'utf8') !== openapi) stale.push(`${OPENAPI_FILE} 
 // The types the console and the client package are checked against: generated from the document the routes render now.
 const openapiTypes = await renderOpenApiTypes(openapi);
 for (const file of OPENAPI_TYPES_FILES) if (readFileSync(file, 'utf8') !== openapiTypes) stale.push(`${file} (run \`npm run openapi:emit && npm run openapi:types\`)`);
+if (readFileSync(OPENAPI_FORMS_FILE, 'utf8') !== renderOpenApiForms(openapi)) stale.push(`${OPENAPI_FORMS_FILE} (run \`npm run openapi:emit && npm run openapi:types\`)`);
 
 const clientPage = readFileSync(CLIENT_DOC, 'utf8');
 if (withClientApi(clientPage) !== clientPage) stale.push(`the public API table of ${CLIENT_DOC} (run \`npm run client:api-docs\`)`);

@@ -7,6 +7,7 @@ import {
   pathsApiAdminCampaignsSlugQuestsPostRequestBodyContentApplicationJsonTimePeriodValues as PERIODS,
 } from '../../../generated/openapi';
 import { ApiError, type Answer, type Call, type Input, type Section } from './api';
+import { bodyFields, bodyOf, bodyValues, type Presentation } from './body-form';
 import { button, checkboxes, code, errorBox, field, form, h, options, show, table, toUtcInput, utcInput, type Values, when } from './ui';
 
 type Campaign = Answer<'/api/admin/campaigns', 'get'>['campaigns'][number];
@@ -29,20 +30,21 @@ function params(text: string | undefined): Record<string, unknown> {
 /** A time as the API writes it, for comparing. */
 const iso = (v: unknown) => (typeof v === 'string' && v ? new Date(v).toISOString() : null);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const utc = (value: string) => new Date(`${value}Z`).toISOString();
+
+/** A campaign's body (the new one's; an edit's is the same without the slug, which cannot change): its form follows the API document. */
+const CAMPAIGN_BODY = bodyOf('POST /api/admin/campaigns');
+const CAMPAIGN_EDIT = CAMPAIGN_BODY.filter((f) => f.name !== 'slug');
+const CAMPAIGN_PRESENTATION: Record<string, Presentation> = {
+  slug: { hint: 'Lowercase letters, digits, dashes and underscores; the campaign’s address, not changed later.' },
+  type: { hint: 'e.g. platform, partner.' },
+  startAt: { label: 'Starts (UTC)' },
+  endAt: { label: 'Ends (UTC)', hint: 'Exclusive; after the start.' },
+  managesClaims: { label: 'The partner manages claims (statuses only here)' },
+};
+type CampaignInput = Input<'/api/admin/campaigns', 'post'>;
 
 /** A campaign form's fields as the API takes them (empty texts: null). */
-const campaignValues = (v: Values) => ({
-  type: v.required('type'),
-  name: v.text('name') ?? null,
-  title: v.text('title') ?? null,
-  description: v.text('description') ?? null,
-  copyText: v.text('copyText') ?? null,
-  startAt: utc(v.required('startAt')),
-  endAt: utc(v.required('endAt')),
-  managesClaims: v.checked('managesClaims'),
-  enabled: v.checked('enabled'),
-});
+const campaignValues = (v: Values) => bodyValues(CAMPAIGN_EDIT, v) as Omit<CampaignInput, 'slug'>;
 
 /** A quest form's fields as the API takes them. */
 const questValues = (v: Values) => ({
@@ -79,26 +81,11 @@ const refusal = (error: unknown) =>
     ? new ApiError(error.status, { code: error.code, message: `${error.message} Someone changed it after you loaded it: the list is reloaded, check it and edit again.` })
     : error;
 
-const text = (name: string, value?: string | null) => h('input', { name, value });
 const area = (name: string, value?: string | null) => h('textarea', { name, rows: 2, value });
 const time = (name: string, required: boolean, value?: string | null) => h('input', { name, type: 'datetime-local', required, value: toUtcInput(value) });
 const check = (name: string, checked: boolean) => h('input', { name, type: 'checkbox', checked });
 
-function campaignFields(c?: Campaign) {
-  const slugHint = 'Lowercase letters, digits, dashes and underscores; the campaign’s address, not changed later.';
-  return [
-    c ? null : field('Slug', h('input', { name: 'slug', required: true, pattern: '[a-z0-9][a-z0-9_\\-]*' }), slugHint),
-    field('Type', h('input', { name: 'type', required: true, value: c?.type }), 'e.g. platform, partner.'),
-    field('Name', text('name', c?.name)),
-    field('Title', text('title', c?.title)),
-    field('Description', area('description', c?.description)),
-    field('Copy text', area('copyText', c?.copyText)),
-    field('Starts (UTC)', time('startAt', true, c?.startAt)),
-    field('Ends (UTC)', time('endAt', true, c?.endAt), 'Exclusive; after the start.'),
-    field('The partner manages claims (statuses only here)', check('managesClaims', c?.managesClaims ?? false)),
-    field('Enabled', check('enabled', c?.enabled ?? true)),
-  ];
-}
+const campaignFields = (c?: Campaign) => bodyFields(c ? CAMPAIGN_EDIT : CAMPAIGN_BODY, c, CAMPAIGN_PRESENTATION);
 
 function questFields(q?: Quest) {
   const { kind, ...rest } = q?.evaluator ?? { kind: EVALUATORS[0] };
@@ -285,7 +272,7 @@ export default {
         submit: 'Create campaign',
         fields: campaignFields(),
         onSubmit: async (v, formEl) => {
-          const campaign = await call((api) => api.POST('/api/admin/campaigns', { body: { slug: v.required('slug'), ...campaignValues(v) } }));
+          const campaign = await call((api) => api.POST('/api/admin/campaigns', { body: bodyValues(CAMPAIGN_BODY, v) as CampaignInput }));
           formEl.reset();
           open = campaign.slug;
           await load();
