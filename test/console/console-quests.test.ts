@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORM_FIELDS } from '../../src/generated/openapi-forms';
 import { startApi, type TestApi } from '../helpers/api';
 import { loginWithKeypair } from '../helpers/auth';
 import { haveChromium, launchChromium, signInToConsole, utcMinute } from '../helpers/browser';
@@ -46,6 +47,9 @@ describe.skipIf(!haveChromium())('campaigns and quests in the console', () => {
     const { page, problems } = await signInToConsole(browser, api.url, operatorKey, 'campaigns');
     const slug = `console-${randomBytes(3).toString('hex')}`;
     const create = page.getByRole('form', { name: 'Create a campaign' });
+    // The form follows the API document: one control for each field of the campaign body.
+    const controls = await create.locator('[name]').evaluateAll((els) => els.map((el) => el.getAttribute('name')));
+    expect(controls.sort()).toEqual((FORM_FIELDS['POST /api/admin/campaigns'] ?? []).map((f) => f.name).sort());
     await create.getByLabel('Slug').fill(slug);
     await create.getByLabel('Type').fill('partner');
     await create.getByLabel('Title').fill('Console week');
