@@ -114,6 +114,11 @@ export type OperatorSource =
   | 'grant'
   | 'setting';
 
+/** The asset priced */
+export type PriceSymbol =
+  | 'SUI'
+  | 'USDC';
+
 /** One check of a batch status request */
 export type QuestCheckInput = {
   /** indexed (default) | live */
@@ -622,7 +627,7 @@ export type PresenceChangesSubscription = { presence: { room: string, online: nu
 export type PricesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type PricesQuery = { prices: { updatedAt: string, ageSeconds: number, stale: boolean, source: string, lastFailedPollAt: string | null, native: { symbol: string, usd: string }, stablecoin: { symbol: string, usd: string } } };
+export type PricesQuery = { prices: { updatedAt: string, ageSeconds: number, stale: boolean, source: string, lastFailedPollAt: string | null, native: { symbol: PriceSymbol, usd: string }, stablecoin: { symbol: PriceSymbol, usd: string } } };
 
 export type AdminQuestFieldsFragment = { key: string, title: string, description: string, xpReward: number, timePeriod: QuestTimePeriod, modes: Array<QuestMode>, target: string, enabled: boolean, startAt: string | null, endAt: string | null, performanceDaily: boolean, lifecycle: QuestLifecycle, hasClaims: boolean, version: number, updatedAt: string, evaluator: { kind: QuestEvaluatorKind, coinType: string | null } };
 

@@ -1182,7 +1182,7 @@ export interface paths {
         };
         /**
          * USD prices of the native asset (SUI) and a USD stablecoin (USDC), from the last good poll
-         * @description Polled every 5 minutes (JOBS.PRICE_POLL_CRON). `stale` is true past PRICES.STALE_AFTER_SECONDS (two intervals): the source has been failing and the last good price is shown.
+         * @description Polled every 5 minutes (JOBS.PRICE_POLL_CRON), never fetched on request; SERVICE_UNAVAILABLE before the first poll. `stale` is true past PRICES.STALE_AFTER_SECONDS (two intervals): the source has been failing and the last good price is shown.
          */
         get: operations["prices"];
         put?: never;
@@ -8153,29 +8153,40 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description USD prices from the last good poll of the price source */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description The chain's native asset (SUI) */
                         native: {
-                            symbol: string;
+                            /**
+                             * @description The asset priced
+                             * @enum {string}
+                             */
+                            symbol: "SUI" | "USDC";
                             /** @description USD per unit, decimal string */
                             usd: string;
                         };
+                        /** @description A USD stablecoin (USDC) */
                         stablecoin: {
-                            symbol: string;
+                            /**
+                             * @description The asset priced
+                             * @enum {string}
+                             */
+                            symbol: "SUI" | "USDC";
                             /** @description USD per unit, decimal string */
                             usd: string;
                         };
                         /**
                          * Format: date-time
-                         * @description Time of the last good poll
+                         * @description Time of the last good poll (ISO 8601)
                          */
                         updatedAt: string;
                         ageSeconds: number;
+                        /** @description Older than two poll intervals (PRICES.STALE_AFTER_SECONDS): the source has been failing */
                         stale: boolean;
                         source: string;
                         /**
@@ -8184,6 +8195,15 @@ export interface operations {
                          */
                         lastFailedPollAt: string | null;
                     };
+                };
+            };
+            /** @description TOKEN_INVALID, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description RATE_LIMITED */
@@ -8204,7 +8224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE, REQUEST_TIMEOUT */
+            /** @description REQUEST_TIMEOUT, SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9031,6 +9051,8 @@ export const pathsApiAdminChainWritesGetResponses200ContentApplicationJsonItemsS
 export const pathsApiAdminChainWritesIdGetResponses200ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/chain-writes/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["status"]> = ["queued", "submitted", "confirmed", "failed", "cancelled"];
 export const pathsApiAdminChainWritesIdRetryPostResponses200ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/chain-writes/{id}/retry"]["post"]["responses"]["200"]["content"]["application/json"]["status"]> = ["queued", "submitted", "confirmed", "failed", "cancelled"];
 export const pathsApiAdminChainWritesIdCancelPostResponses200ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/admin/chain-writes/{id}/cancel"]["post"]["responses"]["200"]["content"]["application/json"]["status"]> = ["queued", "submitted", "confirmed", "failed", "cancelled"];
+export const pathsApiPriceGetResponses200ContentApplicationJsonNativeSymbolValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/price"]["get"]["responses"]["200"]["content"]["application/json"]["native"]["symbol"]> = ["SUI", "USDC"];
+export const pathsApiPriceGetResponses200ContentApplicationJsonStablecoinSymbolValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/price"]["get"]["responses"]["200"]["content"]["application/json"]["stablecoin"]["symbol"]> = ["SUI", "USDC"];
 export const errorResponseErrorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorResponse"]["error"]["code"]> = ["BAD_REQUEST", "GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION_FAILED", "QUERY_TOO_COMPLEX", "OPERATION_NOT_SUPPORTED", "VALIDATION_FAILED", "UNAUTHENTICATED", "TOKEN_INVALID", "TOKEN_EXPIRED", "CHALLENGE_INVALID", "CHALLENGE_EXPIRED", "SIGNATURE_INVALID", "REFRESH_TOKEN_INVALID", "REFRESH_TOKEN_REUSED", "ID_TOKEN_INVALID", "OAUTH_STATE_INVALID", "EMAIL_TOKEN_INVALID", "EMAIL_TOKEN_EXPIRED", "ACCOUNT_ALREADY_LINKED", "OAUTH_GRANT_REFUSED", "SOCIAL_PAYLOAD_EXPIRED", "FORBIDDEN", "CHAT_BANNED", "NOT_FOUND", "METHOD_NOT_ALLOWED", "WEBSOCKET_ONLY", "CONFLICT", "VERSION_CONFLICT", "DUPLICATE_CLAIM", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "CLAIM_PERIOD_INVALID", "QUEST_INCOMPLETE", "EDITORIAL_REJECTED", "INVALID_BODY", "UNKNOWN_EVENT", "MISSING_DELIVERY_ID", "INVALID_ARTICLE", "SLUG_TAKEN", "RATE_LIMITED", "PROXY_DETECTED", "GIFT_QUOTA_EXCEEDED", "GIFT_UNAVAILABLE", "NOT_ELIGIBLE", "NAME_TAKEN", "ALREADY_CLAIMED", "INTERNAL", "UPSTREAM_UNAVAILABLE", "SERVICE_UNAVAILABLE", "REQUEST_TIMEOUT"];
 export const authTokensTokenTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuthTokens"]["tokenType"]> = ["Bearer"];
 export const questStatusModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuestStatus"]["mode"]> = ["indexed", "live"];

@@ -7,6 +7,7 @@ import { domains, type DomainName, type Services } from '../services';
 import { chainWriteOperations } from '../services/chain-writes';
 import { chatModerationOperations, chatOperations } from '../services/chat';
 import { giftOperations } from '../services/gifts';
+import { priceOperations } from '../services/prices';
 import { operatorOperations } from '../services/operators';
 import { questOperations } from '../services/quests';
 import { resolverOf } from './operations';
@@ -18,7 +19,6 @@ import { GiftsResolver } from './gifts';
 import { IndexerResolver } from './indexer';
 import { JobsResolver } from './jobs';
 import { LeaderboardEntryResolver, LeaderboardsResolver } from './leaderboards';
-import { PricesResolver } from './prices';
 import { QuestsResolver } from './quests';
 import { SocialLinksResolver } from './social-links';
 import { SystemResolver } from './system';
@@ -45,7 +45,7 @@ export const domainResolvers = {
   'chain-writes': [resolverOf(chainWriteOperations)],
   'welcome-wheel': [WelcomeWheelResolver],
   nameservice: [NameserviceResolver],
-  prices: [PricesResolver],
+  prices: [resolverOf(priceOperations)],
   gifts: [GiftsResolver, resolverOf(giftOperations)],
 } as const satisfies ResolversByDomain;
 

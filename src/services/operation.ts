@@ -14,6 +14,8 @@ import type { OperationLimit, OperationLimits } from './operation-limits';
 export interface OperationDeclaration<Svc, Params extends z.ZodRawShape, Input extends z.ZodType | undefined, Output extends z.ZodType> {
   /** A verb phrase for people: the OpenAPI summary and the GraphQL description. */
   summary: string;
+  /** More for people where the summary is not enough: the OpenAPI description. */
+  description?: string;
   /** `query` reads, `mutation` writes (GraphQL's kinds; REST reads with GET). */
   kind: 'query' | 'mutation';
   /** `public`: anyone; `wallet`: a verified access token; `operator`: an operator wallet or OPERATOR_TOKEN. */

@@ -4,6 +4,7 @@ import { chainWriteOperations } from '../../services/chain-writes';
 import { chatModerationOperations } from '../../services/chat';
 import { giftOperations } from '../../services/gifts';
 import { operatorOperations } from '../../services/operators';
+import { priceOperations } from '../../services/prices';
 import { questOperations } from '../../services/quests';
 import { restRoutesOf } from './operations';
 import { analyticsRoutes } from './analytics';
@@ -11,7 +12,6 @@ import { authRoutes } from './auth';
 import { blogRoutes } from './blog';
 import { chatRoutes } from './chat';
 import { giftRoutes } from './gifts';
-import { priceRoutes } from './prices';
 import { healthRoutes } from './health';
 import { questRoutes } from './quests';
 import { addSharedSchemas, documentBearerAuth, documentTransportErrors } from './responses';
@@ -38,7 +38,7 @@ export const domainRoutes = {
   'chain-writes': [restRoutesOf(chainWriteOperations)],
   'welcome-wheel': [welcomeWheelRoutes],
   nameservice: [nameserviceRoutes],
-  prices: [priceRoutes],
+  prices: [restRoutesOf(priceOperations)],
   gifts: [giftRoutes, restRoutesOf(giftOperations)],
 } as const satisfies { [D in DomainName]?: readonly DomainRoutes[] };
 

@@ -28,6 +28,7 @@ function routeOptions(op: AnyOperation<Services>, rest: NonNullable<AnyOperation
       tags: [rest.tag],
       operationId: rest.operationId,
       summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
       ...(op.access === 'operator' ? { security: OPERATOR_SECURITY } : {}),
       ...(op.input ? { [rest.query ? 'querystring' : 'body']: documentedBody(op.input) } : {}),
       ...(params ? { params: { ...params, additionalProperties: undefined } } : {}),

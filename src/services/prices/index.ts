@@ -1,3 +1,5 @@
 export * from './retention';
 export * from './service';
 export * from './domain';
+export * from './model';
+export * from './operations';

@@ -4,27 +4,9 @@ import { AppError } from '../../errors';
 import type { Logger } from '../../observability/logger';
 import { PRICE_ASSETS, type PriceAsset, type PriceSource, type UsdPrices } from '../../providers/price-source';
 import type { SharedStore } from '../../store';
+import type { PricesView } from './model';
 
-export interface AssetPrice {
-  symbol: PriceAsset;
-  /** USD per unit, as a decimal string. */
-  usd: string;
-}
-
-export interface PricesView {
-  /** The chain's native asset. */
-  native: AssetPrice;
-  /** A USD stablecoin. */
-  stablecoin: AssetPrice;
-  /** When the last good poll fetched these prices. */
-  updatedAt: string;
-  ageSeconds: number;
-  /** Older than PRICES.STALE_AFTER_SECONDS (two poll intervals): the source has failed since. */
-  stale: boolean;
-  source: string;
-  /** The latest failed poll when it came after the last good one, else null. */
-  lastFailedPollAt: string | null;
-}
+export type { AssetPrice, PricesView } from './model';
 
 export interface PollOutcome {
   prices: UsdPrices;
