@@ -69,7 +69,17 @@ export interface CreateDbOptions {
   pglite?: PGlite;
   /** How often a held PostgreSQL lease checks its connection (default 5000 ms). */
   leaseCheckIntervalMs?: number;
+  /**
+   * How long an interactive transaction may wait for a pooled connection before it fails (503
+   * SERVICE_UNAVAILABLE). Default 5000 ms, HTTP.REQUEST_TIMEOUT_MS's default: a request's
+   * transaction waits for a connection as long as the request may (Prisma's own 2 s refused
+   * bursts that the pool would have served in time).
+   */
+  transactionMaxWaitMs?: number;
 }
+
+const DEFAULT_TRANSACTION_MAX_WAIT_MS = 5000;
+const transactionOptions = (opts: CreateDbOptions) => ({ maxWait: opts.transactionMaxWaitMs ?? DEFAULT_TRANSACTION_MAX_WAIT_MS });
 
 export async function createDb(opts: CreateDbOptions): Promise<Db> {
   return opts.databaseUrl ? createPostgresDb(opts, opts.databaseUrl) : createPgliteDb(opts);
@@ -114,7 +124,7 @@ async function createPostgresDb(opts: CreateDbOptions, url: string): Promise<Db>
   // Behind PgBouncer a pooled connection's backend id is PgBouncer's own: pg_cancel_backend would miss.
   const canceller = pgbouncer ? null : createCanceller(opts.directUrl ?? url, logger);
   pool.on('error', (e) => logger.warn({ err: e }, 'idle pg client error'));
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool as unknown as PgPoolArg), log: [...PRISMA_LOG] });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool as unknown as PgPoolArg), log: [...PRISMA_LOG], transactionOptions: transactionOptions(opts) });
   prismaLogging(prisma, logger);
   const leases = new Set<Lease>();
   const tryAdvisoryLock = async (key: LockKey): Promise<Lease | null> => {
@@ -183,7 +193,7 @@ async function createPgliteDb(opts: CreateDbOptions): Promise<Db> {
     await unlockDir();
     throw e;
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log: [...PRISMA_LOG] });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log: [...PRISMA_LOG], transactionOptions: transactionOptions(opts) });
   prismaLogging(prisma, logger);
   const locks = new PgliteLocks();
   return {

@@ -237,7 +237,14 @@ async function startHealthPort(runtime: Runtime, shutdown: Shutdown, port: numbe
 /** The configured database; a failure to reach it (or a data directory in use) becomes a StartupProblem naming the fix. */
 async function openDatabase(config: Config, logger: Logger): Promise<Db> {
   try {
-    return await createDb({ databaseUrl: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir, logger, statementTimeoutMs: config.databaseStatementTimeoutMs });
+    return await createDb({
+      databaseUrl: config.databaseUrl,
+      directUrl: config.databaseDirectUrl,
+      dataDir: config.dataDir,
+      logger,
+      statementTimeoutMs: config.databaseStatementTimeoutMs,
+      transactionMaxWaitMs: config.http.requestTimeoutMs,
+    });
   } catch (err) {
     if (err instanceof DataDirInUseError) throw new StartupProblem(`${err.message}: another instance is running on DATA_DIR=${config.dataDir}. Stop it, or start this one with another DATA_DIR (or a DATABASE_URL).`);
     if (!config.databaseUrl) throw err;
