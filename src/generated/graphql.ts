@@ -121,9 +121,9 @@ export type PriceSymbol =
 
 /** One check of a batch status request */
 export type QuestCheckInput = {
-  /** indexed (default) | live */
+  /** One of: indexed, live */
   mode?: string | null | undefined;
-  /** Default: the access token's wallet */
+  /** Sui address; default: the access token’s wallet */
   player?: string | null | undefined;
   questKey: string;
 };

@@ -9,7 +9,7 @@ import { chatModerationOperations, chatOperations } from '../services/chat';
 import { giftOperations } from '../services/gifts';
 import { priceOperations } from '../services/prices';
 import { operatorOperations } from '../services/operators';
-import { questOperations } from '../services/quests';
+import { questOperations, questPlayerOperations } from '../services/quests';
 import { resolverOf } from './operations';
 import { AuthResolver } from './auth';
 import { BlogResolver } from './blog';
@@ -19,7 +19,6 @@ import { GiftsResolver } from './gifts';
 import { IndexerResolver } from './indexer';
 import { JobsResolver } from './jobs';
 import { LeaderboardEntryResolver, LeaderboardsResolver } from './leaderboards';
-import { QuestsResolver } from './quests';
 import { SocialLinksResolver } from './social-links';
 import { SystemResolver } from './system';
 import { UsersResolver } from './users';
@@ -37,7 +36,7 @@ export const domainResolvers = {
   leaderboards: [LeaderboardsResolver, LeaderboardEntryResolver],
   analytics: [AnalyticsResolver, BetActivityResolver],
   blog: [BlogResolver],
-  quests: [QuestsResolver, resolverOf(questOperations)],
+  quests: [resolverOf(questPlayerOperations), resolverOf(questOperations)],
   users: [UsersResolver, SocialLinksResolver],
   chat: [ChatResolver, resolverOf(chatOperations), resolverOf(chatModerationOperations)],
   presence: [PresenceResolver],

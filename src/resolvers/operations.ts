@@ -25,10 +25,10 @@ type Resolve = (this: { services: Services }, ...args: unknown[]) => unknown;
  * One field of the resolver class. Its arguments, in order: the params (renamed where the
  * declaration says), then the input (one `input` object, or its fields when `spread`), the context last.
  */
-function addField(target: { prototype: object }, op: AnyOperation<Services>): void {
-  const field = op.graphql.field;
+function addField(target: { prototype: object }, op: AnyOperation<Services>, graphql: NonNullable<AnyOperation['graphql']>): void {
+  const field = graphql.field;
   const params = Object.entries(op.params ?? {}) as Array<[string, z.ZodType]>;
-  const spread = op.input && op.graphql.spread ? fieldModels(op.input) : undefined;
+  const spread = op.input && graphql.spread ? fieldModels(op.input) : undefined;
   const inputArgs: Array<[string, z.ZodType]> = spread ?? (op.input ? [['input', op.input]] : []);
 
   const inputOf = (args: unknown[]): unknown => {
@@ -49,24 +49,24 @@ function addField(target: { prototype: object }, op: AnyOperation<Services>): vo
       signal: ctx.signal,
     };
     const answer = await runOperation(op, this.services, call);
-    return op.graphql.output ? op.graphql.output.from(answer as never) : answer;
+    return graphql.output ? graphql.output.from(answer as never) : answer;
   };
   Object.defineProperty(resolve, 'name', { value: field });
   const descriptor = { value: resolve, writable: true, configurable: true, enumerable: false };
   Object.defineProperty(target.prototype, field, descriptor);
 
-  const args: Array<[string, z.ZodType]> = [...params.map(([key, model]): [string, z.ZodType] => [op.graphql.args?.[key] ?? key, model]), ...inputArgs];
+  const args: Array<[string, z.ZodType]> = [...params.map(([key, model]): [string, z.ZodType] => [graphql.args?.[key] ?? key, model]), ...inputArgs];
   args.forEach(([name, model], i) => {
     const { type, nullable, description } = graphqlTypeOf(model, 'input');
     Arg(name, type, { nullable, description: name === 'input' ? undefined : description })(target.prototype, field, i);
   });
   Ctx()(target.prototype, field, args.length);
 
-  const output = graphqlTypeOf(op.graphql.output?.model ?? op.output, 'output');
+  const output = graphqlTypeOf(graphql.output?.model ?? op.output, 'output');
   const options = { name: field, description: op.access === 'operator' ? `${op.summary} (operator only)` : op.summary, nullable: output.nullable };
   (op.kind === 'query' ? Query(output.type, options) : Mutation(output.type, options))(target.prototype, field, descriptor);
   if (op.access !== 'public') Authorized(op.access)(target.prototype, field, descriptor);
-  if (op.graphql.cache) Directive(cacheControl(CACHE_HINTS[op.graphql.cache]))(target.prototype, field, descriptor);
+  if (graphql.cache) Directive(cacheControl(CACHE_HINTS[graphql.cache]))(target.prototype, field, descriptor);
 }
 
 /**
@@ -80,7 +80,7 @@ export function resolverOf(set: OperationSet<never>): new (services: Services) =
       constructor(readonly services: Services) {}
     },
   }[name]!;
-  for (const op of set.operations) addField(cls, op as AnyOperation<Services>);
+  for (const op of set.operations as readonly AnyOperation<Services>[]) if (op.graphql) addField(cls, op, op.graphql);
   Resolver()(cls);
   return cls;
 }

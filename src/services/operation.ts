@@ -45,9 +45,9 @@ export interface OperationDeclaration<Svc, Params extends z.ZodRawShape, Input e
   socket?: { event: string; reply?: string };
   /**
    * Its GraphQL field; the argument names where they differ from the params' names; `spread`: the
-   * input's fields are arguments of their own instead of one `input` object.
+   * input's fields are arguments of their own instead of one `input` object. Absent: not on GraphQL.
    */
-  graphql: {
+  graphql?: {
     field: string;
     args?: { [K in keyof Params]?: string };
     spread?: boolean;
@@ -96,10 +96,15 @@ export function operationsOver<Svc>() {
 export interface OperationSet<Svc> {
   readonly domain: string;
   readonly operations: readonly AnyOperation<Svc>[];
+  /** Named models served as shared REST schemas (OpenAPI components, `$ref`'d wherever a reply holds them). */
+  readonly components?: readonly z.ZodType[];
 }
+
+/** The operation's name where one is needed whatever the transport (limit keys, logs): its GraphQL field, else its REST operationId. */
+export const operationName = (op: AnyOperation<never>): string => op.graphql?.field ?? op.rest?.operationId ?? op.summary;
 
 /** Runs a declared operation for any transport: its own limits charged first (once, whatever the transport), then its handler. */
 export async function runOperation<Svc>(op: AnyOperation<Svc>, services: Svc & { limits: OperationLimits }, call: OperationCall<unknown, unknown>): Promise<unknown> {
-  if (op.limits) await services.limits.charge(op.graphql.field, op.limits, { ip: call.ip, wallet: call.caller.auth?.wallet ?? null });
+  if (op.limits) await services.limits.charge(operationName(op), op.limits, { ip: call.ip, wallet: call.caller.auth?.wallet ?? null });
   return op.handle(services, call as never);
 }

@@ -48,6 +48,7 @@ describe.skipIf(!haveChromium())('campaigns and quests in the console', () => {
     const slug = `console-${randomBytes(3).toString('hex')}`;
     const create = page.getByRole('form', { name: 'Create a campaign' });
     // The form follows the API document: one control for each field of the campaign body.
+    await create.getByLabel('Slug').waitFor();
     const controls = await create.locator('[name]').evaluateAll((els) => els.map((el) => el.getAttribute('name')));
     expect(controls.sort()).toEqual((FORM_FIELDS['POST /api/admin/campaigns'] ?? []).map((f) => f.name).sort());
     await create.getByLabel('Slug').fill(slug);

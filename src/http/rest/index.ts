@@ -5,7 +5,7 @@ import { chatModerationOperations } from '../../services/chat';
 import { giftOperations } from '../../services/gifts';
 import { operatorOperations } from '../../services/operators';
 import { priceOperations } from '../../services/prices';
-import { questOperations } from '../../services/quests';
+import { questOperations, questPlayerOperations } from '../../services/quests';
 import { restRoutesOf } from './operations';
 import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
@@ -13,7 +13,6 @@ import { blogRoutes } from './blog';
 import { chatRoutes } from './chat';
 import { giftRoutes } from './gifts';
 import { healthRoutes } from './health';
-import { questRoutes } from './quests';
 import { addSharedSchemas, documentBearerAuth, documentTransportErrors } from './responses';
 import { usersRoutes } from './users';
 import { socialLinkRoutes } from './social-links';
@@ -31,7 +30,7 @@ export const domainRoutes = {
   operators: [restRoutesOf(operatorOperations)],
   analytics: [analyticsRoutes],
   blog: [blogRoutes],
-  quests: [questRoutes, restRoutesOf(questOperations)],
+  quests: [restRoutesOf(questPlayerOperations), restRoutesOf(questOperations)],
   users: [usersRoutes, socialLinkRoutes],
   chat: [chatRoutes, restRoutesOf(chatModerationOperations)],
   onramps: [onrampRoutes],

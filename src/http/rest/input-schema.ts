@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelNames } from '../../services/model-names';
 
 /**
  * The JSON schema (for the OpenAPI document) of a service's zod input. Routes that use it also
@@ -47,9 +48,19 @@ function documentShape(node: JsonNode): JsonNode {
   return { ...(type !== undefined ? { type } : {}), ...(required ? { required } : {}), ...(properties ? { properties } : {}), ...rest };
 }
 
-/** The JSON schema (for the OpenAPI document and the reply serializer) of a domain model's output. */
-export function documentedReply(schema: z.ZodType, $id?: string): Record<string, unknown> {
-  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'any' }) as JsonNode;
+/**
+ * The JSON schema (for the OpenAPI document and the reply serializer) of a domain model's output.
+ * `$id`: it is a shared schema of that name. `refs`: names of shared schemas (models named in
+ * src/services/model-names.ts); a part of the reply that is one of them becomes a `$ref` to it.
+ */
+export function documentedReply(schema: z.ZodType, $id?: string, refs: ReadonlySet<string> = new Set()): Record<string, unknown> {
+  const override = ({ zodSchema, jsonSchema, path }: { zodSchema: unknown; jsonSchema: JsonNode; path: unknown[] }) => {
+    const name = modelNames.get(zodSchema as z.ZodType)?.name;
+    if (!name || !refs.has(name) || (path.length === 0 && name === $id)) return;
+    for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+    jsonSchema.$ref = `${name}#`;
+  };
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'any', override }) as JsonNode;
   return { ...($id ? { $id } : {}), ...documentShape(json) };
 }
 

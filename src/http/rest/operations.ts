@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ErrorCode } from '../../errors';
 import type { Services } from '../../services';
 import { runOperation, type AnyOperation, type OperationSet } from '../../services/operation';
+import { modelNames } from '../../services/model-names';
 import { requestSignal } from '../timeout';
 import { ADMIN_ERRORS } from './admin';
 import { documentedBody, documentedReply, judgedByService } from './input-schema';
@@ -19,7 +20,7 @@ const ACCESS_ERRORS: Record<AnyOperation['access'], readonly ErrorCode[]> = {
 const OPERATOR_SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { operatorToken: [] }];
 
 /** Route options read from a declaration: access, the OpenAPI entry, input judged by the service. */
-function routeOptions(op: AnyOperation<Services>, rest: NonNullable<AnyOperation['rest']>) {
+function routeOptions(op: AnyOperation<Services>, rest: NonNullable<AnyOperation['rest']>, refs: ReadonlySet<string>) {
   const params = op.params && Object.keys(op.params).length ? documentedBody(z.object(op.params)) : undefined;
   return {
     ...(op.access === 'public' ? {} : { config: { access: op.access } }),
@@ -33,27 +34,50 @@ function routeOptions(op: AnyOperation<Services>, rest: NonNullable<AnyOperation
       ...(op.input ? { [rest.query ? 'querystring' : 'body']: documentedBody(op.input) } : {}),
       ...(params ? { params: { ...params, additionalProperties: undefined } } : {}),
       response: {
-        200: documentedReply(rest.envelope ? z.object({ [rest.envelope]: op.output }) : op.output),
+        200: documentedReply(rest.envelope ? z.object({ [rest.envelope]: op.output }) : op.output, undefined, refs),
         ...errorResponses([...ACCESS_ERRORS[op.access], ...(op.errors ?? [])]),
       },
     },
   } as const;
 }
 
+/**
+ * A query string as the input model takes it: the text of an integer field as a number (text that
+ * is not a plain integer as NaN, which the model refuses); every other value as sent.
+ */
+function queryInput(query: unknown, integers: ReadonlySet<string>): unknown {
+  if (!query || typeof query !== 'object') return query;
+  return Object.fromEntries(Object.entries(query).map(([k, v]) => [k, integers.has(k) && typeof v === 'string' ? (/^\d+$/.test(v) ? Number(v) : Number.NaN) : v]));
+}
+
+/** The integer fields of an input model, by its JSON schema. */
+function integerFields(input: z.ZodType | undefined): ReadonlySet<string> {
+  const properties = (input ? documentedBody(input).properties : undefined) as Record<string, { type?: unknown }> | undefined;
+  return new Set(Object.entries(properties ?? {}).flatMap(([k, v]) => (v.type === 'integer' ? [k] : [])));
+}
+
 /** A domain's declared operations as `/api` routes: each declaration one route, its handler called with what the request carries. */
 export function restRoutesOf(set: OperationSet<never>) {
   return async function operationRoutes(app: FastifyInstance, services: Services): Promise<void> {
+    const refs = new Set<string>();
+    for (const model of set.components ?? []) {
+      const name = modelNames.get(model)?.name;
+      if (!name) throw new Error(`a shared REST schema of ${set.domain} needs a name: named('…', model)`);
+      refs.add(name);
+    }
+    for (const model of set.components ?? []) app.addSchema(documentedReply(model, modelNames.get(model)!.name, refs));
     for (const op of set.operations as readonly AnyOperation<Services>[]) {
       const rest = op.rest;
       if (!rest) continue;
+      const integers = rest.query ? integerFields(op.input) : new Set<string>();
       app.route({
         method: rest.method,
         url: rest.path,
-        ...routeOptions(op, rest),
+        ...routeOptions(op, rest, refs),
         handler: async (request: FastifyRequest) => {
           const output = await runOperation(op, services, {
             params: request.params as Record<string, unknown>,
-            input: op.input ? (rest.query ? request.query : request.body) : undefined,
+            input: op.input ? (rest.query ? queryInput(request.query, integers) : request.body) : undefined,
             caller: request,
             requestId: request.id,
             ip: request.ip,

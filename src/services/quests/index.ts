@@ -11,3 +11,4 @@ export * from './seed';
 export * from './service';
 export * from './domain';
 export * from './operations';
+export * from './player-operations';

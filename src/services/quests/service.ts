@@ -12,6 +12,7 @@ import { chargeRate, isOverLimit, rateLimited } from '../../store/rate-limit';
 import type { LeaderboardService } from '../leaderboards';
 import type { AuditLog, OperatorActor } from '../operators';
 import type { ReadCacheService } from '../read-cache';
+import { named } from '../model-names';
 import { DEFAULT_CATALOGUE, validateCatalogue, type Catalogue, type QuestDefinition } from './catalogue';
 import { periodEndOf, periodStartOf } from './periods';
 import { lifecycleOf, questWindow } from './quest-window';
@@ -20,6 +21,7 @@ import {
   campaignSlug,
   questKey as questKeyInput,
   questMode,
+  valuesText,
   type AdminCampaignView,
   type AdminQuestView,
   type CampaignView,
@@ -116,15 +118,18 @@ const slug = campaignSlug;
 const questKey = questKeyInput;
 const address = suiAddress();
 const mode = questMode.default(DEFAULT_QUEST_MODE);
-const playerInput = z.object({ player: address.optional() });
-const statusInput = z.object({ campaignSlug: slug, mode, questKey, player: address.optional() });
-const campaignStatusInput = z.object({ campaignSlug: slug, mode, player: address.optional() });
+const player = address.optional().describe('Sui address; default: the access token’s wallet');
+/** Whose statuses: a player, or the caller. */
+export const playerInput = z.object({ player });
+const statusInput = z.object({ campaignSlug: slug, mode, questKey, player });
+/** How one campaign's statuses are read (the campaign comes from the path). */
+export const campaignStatusQuery = z.object({ player, mode: questMode.optional().describe(valuesText(questMode, DEFAULT_QUEST_MODE)) });
+const campaignStatusInput = campaignStatusQuery.extend({ campaignSlug: slug, mode });
+/** One check of a batch status request. */
+export const questCheck = named('QuestCheckInput', z.object({ questKey, mode, player }).strict().describe('One check of a batch status request'));
 /** The batch status request's body (the campaign comes from the path). */
 export const statusBatchBody = z.object({
-  checks: z
-    .array(z.object({ questKey, mode, player: address.optional() }).strict())
-    .min(1)
-    .max(MAX_STATUS_CHECKS, `at most ${MAX_STATUS_CHECKS} checks per request`),
+  checks: z.array(questCheck).min(1).max(MAX_STATUS_CHECKS, `at most ${MAX_STATUS_CHECKS} checks per request`),
 });
 const batchInput = statusBatchBody.extend({ campaignSlug: slug });
 const performanceInput = z.object({ campaignSlug: slug, player: address.optional() });

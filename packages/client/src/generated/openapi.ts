@@ -562,7 +562,7 @@ export interface paths {
         };
         /**
          * Every quest's status in one campaign for a player
-         * @description `mode` (query): `indexed` (default) reads the progress kept after each indexer commit; `live` recomputes it from the event tables.
+         * @description `mode`: `indexed` (default) reads the progress kept after each indexer commit (one lookup); `live` recomputes it from the event tables.
          */
         get: operations["questsCampaignStatus"];
         put?: never;
@@ -600,7 +600,7 @@ export interface paths {
         };
         /**
          * Status of one quest
-         * @description `mode`: `indexed` reads the progress kept after each indexer commit (one lookup); `live` recomputes it from the event tables.
+         * @description `mode`: `indexed` (default) reads the progress kept after each indexer commit (one lookup); `live` recomputes it from the event tables.
          */
         get: operations["questsStatus"];
         put?: never;
@@ -1343,45 +1343,6 @@ export interface components {
             payout: string;
             won: boolean;
         };
-        /** @description A player's status of one quest in the current period */
-        QuestStatus: {
-            campaignSlug: string;
-            questKey: string;
-            /** @enum {string} */
-            mode: "indexed" | "live";
-            player: string;
-            /** @enum {string} */
-            timePeriod: "once" | "daily" | "weekly";
-            /**
-             * Format: date-time
-             * @description UTC start of the current period (days 00:00 UTC, weeks Monday 00:00 UTC, one-off quests the epoch)
-             */
-            periodStart: string;
-            /**
-             * Format: date-time
-             * @description Exclusive end of the period
-             */
-            periodEnd: string;
-            /**
-             * @description A state now: active, upcoming (before its start), expired (from its end), inactive (switched off by an operator)
-             * @enum {string}
-             */
-            lifecycle: "active" | "upcoming" | "expired" | "inactive";
-            /** @description Count, base units (wagered) or level, as a decimal string */
-            progress: string;
-            target: string;
-            completed: boolean;
-            claimed: boolean;
-            /** Format: date-time */
-            claimedAt: string | null;
-            claimable: boolean;
-            /**
-             * @description Why the quest cannot be claimed now; null when it can
-             * @enum {string|null}
-             */
-            reason: "inactive" | "upcoming" | "expired" | "claimed" | "incomplete" | "managed_by_partner" | null;
-            xpReward: number;
-        };
         /** @description A campaign (partner metadata) and its quests */
         QuestCampaign: {
             slug: string;
@@ -1445,6 +1406,45 @@ export interface components {
                  */
                 periodEnd: string;
             }[];
+        };
+        /** @description A player's status of one quest in the current period */
+        QuestStatus: {
+            campaignSlug: string;
+            questKey: string;
+            /** @enum {string} */
+            mode: "indexed" | "live";
+            player: string;
+            /** @enum {string} */
+            timePeriod: "once" | "daily" | "weekly";
+            /**
+             * Format: date-time
+             * @description UTC start of the current period (days 00:00 UTC, weeks Monday 00:00 UTC, one-off quests the epoch)
+             */
+            periodStart: string;
+            /**
+             * Format: date-time
+             * @description Exclusive end of the period
+             */
+            periodEnd: string;
+            /**
+             * @description A state now: active, upcoming (before its start), expired (from its end), inactive (switched off by an operator)
+             * @enum {string}
+             */
+            lifecycle: "active" | "upcoming" | "expired" | "inactive";
+            /** @description Count, base units (wagered) or level, as a decimal string */
+            progress: string;
+            target: string;
+            completed: boolean;
+            claimed: boolean;
+            /** Format: date-time */
+            claimedAt: string | null;
+            claimable: boolean;
+            /**
+             * @description Why the quest cannot be claimed now; null when it can
+             * @enum {string|null}
+             */
+            reason: "inactive" | "upcoming" | "expired" | "claimed" | "incomplete" | "managed_by_partner" | null;
+            xpReward: number;
         };
         Profile: {
             /** @description Sui address (0x + 64 hex digits) */
@@ -3565,6 +3565,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description TOKEN_INVALID, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -3678,6 +3687,7 @@ export interface operations {
             query?: {
                 /** @description Sui address; default: the access token’s wallet */
                 player?: string;
+                /** @description indexed (default) | live */
                 mode?: "indexed" | "live";
             };
             header?: never;
@@ -3776,6 +3786,7 @@ export interface operations {
                          * @enum {string}
                          */
                         mode?: "indexed" | "live";
+                        /** @description Sui address; default: the access token’s wallet */
                         player?: string;
                     }[];
                 };
@@ -3960,6 +3971,7 @@ export interface operations {
                 /** @description Campaign slug (the default catalogue has `platform`) */
                 slug: string;
                 mode: "indexed" | "live";
+                /** @description Quest key */
                 questKey: string;
             };
             cookie?: never;
@@ -4132,6 +4144,7 @@ export interface operations {
             path: {
                 /** @description Campaign slug (the default catalogue has `platform`) */
                 slug: string;
+                /** @description Quest key */
                 questKey: string;
             };
             cookie?: never;
@@ -9055,12 +9068,12 @@ export const pathsApiPriceGetResponses200ContentApplicationJsonNativeSymbolValue
 export const pathsApiPriceGetResponses200ContentApplicationJsonStablecoinSymbolValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/price"]["get"]["responses"]["200"]["content"]["application/json"]["stablecoin"]["symbol"]> = ["SUI", "USDC"];
 export const errorResponseErrorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorResponse"]["error"]["code"]> = ["BAD_REQUEST", "GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION_FAILED", "QUERY_TOO_COMPLEX", "OPERATION_NOT_SUPPORTED", "VALIDATION_FAILED", "UNAUTHENTICATED", "TOKEN_INVALID", "TOKEN_EXPIRED", "CHALLENGE_INVALID", "CHALLENGE_EXPIRED", "SIGNATURE_INVALID", "REFRESH_TOKEN_INVALID", "REFRESH_TOKEN_REUSED", "ID_TOKEN_INVALID", "OAUTH_STATE_INVALID", "EMAIL_TOKEN_INVALID", "EMAIL_TOKEN_EXPIRED", "ACCOUNT_ALREADY_LINKED", "OAUTH_GRANT_REFUSED", "SOCIAL_PAYLOAD_EXPIRED", "FORBIDDEN", "CHAT_BANNED", "NOT_FOUND", "METHOD_NOT_ALLOWED", "WEBSOCKET_ONLY", "CONFLICT", "VERSION_CONFLICT", "DUPLICATE_CLAIM", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "CLAIM_PERIOD_INVALID", "QUEST_INCOMPLETE", "EDITORIAL_REJECTED", "INVALID_BODY", "UNKNOWN_EVENT", "MISSING_DELIVERY_ID", "INVALID_ARTICLE", "SLUG_TAKEN", "RATE_LIMITED", "PROXY_DETECTED", "GIFT_QUOTA_EXCEEDED", "GIFT_UNAVAILABLE", "NOT_ELIGIBLE", "NAME_TAKEN", "ALREADY_CLAIMED", "INTERNAL", "UPSTREAM_UNAVAILABLE", "SERVICE_UNAVAILABLE", "REQUEST_TIMEOUT"];
 export const authTokensTokenTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuthTokens"]["tokenType"]> = ["Bearer"];
-export const questStatusModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuestStatus"]["mode"]> = ["indexed", "live"];
-export const questStatusTimePeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuestStatus"]["timePeriod"]> = ["once", "daily", "weekly"];
-export const questStatusLifecycleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuestStatus"]["lifecycle"]> = ["active", "upcoming", "expired", "inactive"];
 export const questCampaignQuestsTimePeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuestCampaign"]["quests"]["timePeriod"]> = ["once", "daily", "weekly"];
 export const questCampaignQuestsModesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuestCampaign"]["quests"]["modes"]> = ["indexed", "live"];
 export const questCampaignQuestsLifecycleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuestCampaign"]["quests"]["lifecycle"]> = ["active", "upcoming", "expired", "inactive"];
+export const questStatusModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuestStatus"]["mode"]> = ["indexed", "live"];
+export const questStatusTimePeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuestStatus"]["timePeriod"]> = ["once", "daily", "weekly"];
+export const questStatusLifecycleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuestStatus"]["lifecycle"]> = ["active", "upcoming", "expired", "inactive"];
 export const socialLinkProviderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SocialLink"]["provider"]> = ["chat_platform", "messaging_platform", "social_network"];
 export const welcomeWheelSpinPayoutStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WelcomeWheelSpin"]["payout"]["status"]> = ["pending", "paid", "failed", "submitted", "confirmed", "cancelled"];
 export const nameserviceSubnameStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NameserviceSubname"]["status"]> = ["pending", "issued", "failed"];
