@@ -8,6 +8,7 @@ import { chainWriteOperations } from '../services/chain-writes';
 import { chatModerationOperations, chatOperations } from '../services/chat';
 import { giftOperations } from '../services/gifts';
 import { priceOperations } from '../services/prices';
+import { welcomeWheelOperations } from '../services/welcome-wheel';
 import { operatorOperations } from '../services/operators';
 import { questOperations, questPlayerOperations } from '../services/quests';
 import { resolverOf } from './operations';
@@ -25,7 +26,6 @@ import { UsersResolver } from './users';
 import { ZkLoginResolver } from './zklogin';
 import { AnalyticsResolver, BetActivityResolver } from './analytics';
 import { OnrampsResolver } from './onramps';
-import { WelcomeWheelResolver } from './welcome-wheel';
 import { NameserviceResolver } from './nameservice';
 
 /** Each domain's GraphQL resolvers, under its name in the registry (src/services/domains.ts). */
@@ -42,7 +42,7 @@ export const domainResolvers = {
   presence: [PresenceResolver],
   onramps: [OnrampsResolver],
   'chain-writes': [resolverOf(chainWriteOperations)],
-  'welcome-wheel': [WelcomeWheelResolver],
+  'welcome-wheel': [resolverOf(welcomeWheelOperations)],
   nameservice: [NameserviceResolver],
   prices: [resolverOf(priceOperations)],
   gifts: [GiftsResolver, resolverOf(giftOperations)],

@@ -6,6 +6,7 @@ import { giftOperations } from '../../services/gifts';
 import { operatorOperations } from '../../services/operators';
 import { priceOperations } from '../../services/prices';
 import { questOperations, questPlayerOperations } from '../../services/quests';
+import { welcomeWheelOperations } from '../../services/welcome-wheel';
 import { restRoutesOf } from './operations';
 import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
@@ -18,7 +19,6 @@ import { usersRoutes } from './users';
 import { socialLinkRoutes } from './social-links';
 import { zkLoginRoutes } from './zklogin';
 import { onrampRoutes } from './onramps';
-import { welcomeWheelRoutes } from './welcome-wheel';
 import { nameserviceRoutes } from './nameservice';
 
 type DomainRoutes = (app: FastifyInstance, services: Services) => Promise<void>;
@@ -35,7 +35,7 @@ export const domainRoutes = {
   chat: [chatRoutes, restRoutesOf(chatModerationOperations)],
   onramps: [onrampRoutes],
   'chain-writes': [restRoutesOf(chainWriteOperations)],
-  'welcome-wheel': [welcomeWheelRoutes],
+  'welcome-wheel': [restRoutesOf(welcomeWheelOperations)],
   nameservice: [nameserviceRoutes],
   prices: [restRoutesOf(priceOperations)],
   gifts: [giftRoutes, restRoutesOf(giftOperations)],

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { ChainWriterService } from '../chain-writes';
-import type { PayoutStatus } from './model';
+import type { PayoutStatus, WheelSegment, WheelSpin } from './model';
 import { payoutWriteKey, WELCOME_WHEEL_PAYOUT_KIND, type PayoutPayload } from './payout';
 
 /**
@@ -11,30 +11,7 @@ import { payoutWriteKey, WELCOME_WHEEL_PAYOUT_KIND, type PayoutPayload } from '.
  * paid by one chain write per spin (key `welcome-wheel.payout:<wallet>`, so never twice), whose
  * state is the payout's: read from the write, never copied.
  */
-export interface WheelSegment {
-  /** Whole reward units as paid (after the GENERAL.WELCOME_WHEEL_MAX_REWARD cap). */
-  reward: number;
-  /** Chance of landing here, in percent (the weights below over their sum). */
-  chancePercent: number;
-}
-
-export interface WheelSpin {
-  wallet: string;
-  segment: number;
-  reward: number;
-  payout: {
-    /** pending → submitted → confirmed (txDigest) | failed; cancelled by an operator. */
-    status: PayoutStatus;
-    /** The payout transaction, once it executed. */
-    txDigest: string | null;
-    /** Attempts of the payout write so far (transient failures are retried automatically). */
-    attempts: number;
-    /** ISO 8601: when a payout waiting after a transient failure is tried again, else null. */
-    nextAttemptAt: string | null;
-  };
-  /** ISO 8601 */
-  spunAt: string;
-}
+export type { WheelSegment, WheelSpin } from './model';
 
 export interface WelcomeWheelService {
   /** The segments as they pay under the configured cap. */

@@ -233,6 +233,15 @@ export type UpdateProfileInput = {
   displayName?: string | null | undefined;
 };
 
+/** pending (not sent yet, or waiting for its next attempt) → submitted → confirmed (txDigest) | failed; cancelled by an operator. `paid` is no longer answered. */
+export type WelcomeWheelPayoutStatus =
+  | 'cancelled'
+  | 'confirmed'
+  | 'failed'
+  | 'paid'
+  | 'pending'
+  | 'submitted';
+
 export type LiveActivesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -806,17 +815,17 @@ export type WelcomeWheelQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type WelcomeWheelQuery = { welcomeWheel: { maxReward: number, segments: Array<{ reward: number, chancePercent: number }> } };
 
-export type WelcomeWheelSpinFieldsFragment = { wallet: string, segment: number, reward: number, spunAt: string, payout: { status: string, txDigest: string | null, attempts: number, nextAttemptAt: string | null } };
+export type WelcomeWheelSpinFieldsFragment = { wallet: string, segment: number, reward: number, spunAt: string, payout: { status: WelcomeWheelPayoutStatus, txDigest: string | null, attempts: number, nextAttemptAt: string | null } };
 
 export type MyWelcomeWheelSpinQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MyWelcomeWheelSpinQuery = { myWelcomeWheelSpin: { wallet: string, segment: number, reward: number, spunAt: string, payout: { status: string, txDigest: string | null, attempts: number, nextAttemptAt: string | null } } | null };
+export type MyWelcomeWheelSpinQuery = { myWelcomeWheelSpin: { wallet: string, segment: number, reward: number, spunAt: string, payout: { status: WelcomeWheelPayoutStatus, txDigest: string | null, attempts: number, nextAttemptAt: string | null } } | null };
 
 export type SpinWelcomeWheelMutationVariables = Exact<{ [key: string]: never; }>;
 
 
-export type SpinWelcomeWheelMutation = { spinWelcomeWheel: { wallet: string, segment: number, reward: number, spunAt: string, payout: { status: string, txDigest: string | null, attempts: number, nextAttemptAt: string | null } } };
+export type SpinWelcomeWheelMutation = { spinWelcomeWheel: { wallet: string, segment: number, reward: number, spunAt: string, payout: { status: WelcomeWheelPayoutStatus, txDigest: string | null, attempts: number, nextAttemptAt: string | null } } };
 
 export type ZkLoginIdentitiesQueryVariables = Exact<{ [key: string]: never; }>;
 

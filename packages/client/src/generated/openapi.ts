@@ -1128,7 +1128,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's spin, or null before it spun */
+        /** The caller's spin, or null before it spun (access token required) */
         get: operations["welcomeWheelMine"];
         put?: never;
         post?: never;
@@ -1471,10 +1471,11 @@ export interface components {
             /** Format: date-time */
             linkedAt: string;
         };
+        /** @description A wallet's one welcome-wheel spin */
         WelcomeWheelSpin: {
             /** @description Sui address */
             wallet: string;
-            /** @description Index into the table of GET /api/welcome-wheel */
+            /** @description Index into the table of GET /api/welcome-wheel (welcomeWheel.segments) */
             segment: number;
             /** @description Whole reward units, never above maxReward */
             reward: number;
@@ -1487,14 +1488,17 @@ export interface components {
                 /** @description The payout transaction, once it executed */
                 txDigest: string | null;
                 /** @description Attempts so far (transient failures are retried automatically) */
-                attempts?: number;
+                attempts: number;
                 /**
                  * Format: date-time
-                 * @description When a payout waiting after a transient failure is tried again
+                 * @description When a payout waiting after a transient failure is tried again (ISO 8601)
                  */
-                nextAttemptAt?: string | null;
+                nextAttemptAt: string | null;
             };
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601
+             */
             spunAt: string;
         };
         NameserviceSubname: {
@@ -7794,6 +7798,7 @@ export interface operations {
                     "application/json": {
                         maxReward: number;
                         segments: {
+                            /** @description Whole reward units as paid (capped at maxReward) */
                             reward: number;
                             chancePercent: number;
                         }[];
@@ -7910,7 +7915,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A wallet's one welcome-wheel spin */
             200: {
                 headers: {
                     [name: string]: unknown;
