@@ -224,6 +224,12 @@ export type SocialProvider =
   | 'MESSAGING_PLATFORM'
   | 'SOCIAL_NETWORK';
 
+/** Follows the chain write: pending until it ran, then issued (txDigest set) or failed */
+export type SubnameStatus =
+  | 'failed'
+  | 'issued'
+  | 'pending';
+
 /** Only the given fields change; null clears a field */
 export type UpdateProfileInput = {
   /** Absolute https URL, at most 2048 characters */
@@ -559,19 +565,19 @@ export type LeaderboardNeighboursQueryVariables = Exact<{
 
 export type LeaderboardNeighboursQuery = { leaderboardNeighbours: Array<{ rank: number, player: string, score: string, count: number | null, coinType: string | null }> };
 
-export type SubnameFieldsFragment = { wallet: string, label: string, name: string, parentDomain: string, status: string, txDigest: string | null, expiresAt: string, claimedAt: string };
+export type SubnameFieldsFragment = { wallet: string, label: string, name: string, parentDomain: string, status: SubnameStatus, txDigest: string | null, expiresAt: string, claimedAt: string };
 
 export type ClaimSubnameMutationVariables = Exact<{
   label: string;
 }>;
 
 
-export type ClaimSubnameMutation = { claimSubname: { wallet: string, label: string, name: string, parentDomain: string, status: string, txDigest: string | null, expiresAt: string, claimedAt: string } };
+export type ClaimSubnameMutation = { claimSubname: { wallet: string, label: string, name: string, parentDomain: string, status: SubnameStatus, txDigest: string | null, expiresAt: string, claimedAt: string } };
 
 export type MySubnameQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MySubnameQuery = { mySubname: { wallet: string, label: string, name: string, parentDomain: string, status: string, txDigest: string | null, expiresAt: string, claimedAt: string } | null };
+export type MySubnameQuery = { mySubname: { wallet: string, label: string, name: string, parentDomain: string, status: SubnameStatus, txDigest: string | null, expiresAt: string, claimedAt: string } | null };
 
 export type SubnameEligibilityQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -7,6 +7,7 @@ import { domains, type DomainName, type Services } from '../services';
 import { chainWriteOperations } from '../services/chain-writes';
 import { chatModerationOperations, chatOperations } from '../services/chat';
 import { giftOperations } from '../services/gifts';
+import { nameserviceOperations } from '../services/nameservice';
 import { priceOperations } from '../services/prices';
 import { welcomeWheelOperations } from '../services/welcome-wheel';
 import { operatorOperations } from '../services/operators';
@@ -26,7 +27,6 @@ import { UsersResolver } from './users';
 import { ZkLoginResolver } from './zklogin';
 import { AnalyticsResolver, BetActivityResolver } from './analytics';
 import { OnrampsResolver } from './onramps';
-import { NameserviceResolver } from './nameservice';
 
 /** Each domain's GraphQL resolvers, under its name in the registry (src/services/domains.ts). */
 export const domainResolvers = {
@@ -43,7 +43,7 @@ export const domainResolvers = {
   onramps: [OnrampsResolver],
   'chain-writes': [resolverOf(chainWriteOperations)],
   'welcome-wheel': [resolverOf(welcomeWheelOperations)],
-  nameservice: [NameserviceResolver],
+  nameservice: [resolverOf(nameserviceOperations)],
   prices: [resolverOf(priceOperations)],
   gifts: [GiftsResolver, resolverOf(giftOperations)],
 } as const satisfies ResolversByDomain;

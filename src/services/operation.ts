@@ -40,6 +40,8 @@ export interface OperationDeclaration<Svc, Params extends z.ZodRawShape, Input e
     envelope?: string;
     /** The input comes as the query string (a GET), not as a body. */
     query?: boolean;
+    /** The success status where it is not 200 (201: created). */
+    status?: 201;
   };
   /** Its Socket.IO event and the acknowledgement's key for the output (`{ ok: true, [reply]: output }`; absent: the output's own fields). */
   socket?: { event: string; reply?: string };
@@ -96,8 +98,11 @@ export function operationsOver<Svc>() {
 export interface OperationSet<Svc> {
   readonly domain: string;
   readonly operations: readonly AnyOperation<Svc>[];
-  /** Named models served as shared REST schemas (OpenAPI components, `$ref`'d wherever a reply holds them). */
-  readonly components?: readonly z.ZodType[];
+  /**
+   * Named models served as shared REST schemas (OpenAPI components, `$ref`'d wherever a reply holds
+   * them), under their model name or the `id` given.
+   */
+  readonly components?: readonly (z.ZodType | { model: z.ZodType; id: string })[];
 }
 
 /** The operation's name where one is needed whatever the transport (limit keys, logs): its GraphQL field, else its REST operationId. */

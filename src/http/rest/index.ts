@@ -4,6 +4,7 @@ import { chainWriteOperations } from '../../services/chain-writes';
 import { chatModerationOperations } from '../../services/chat';
 import { giftOperations } from '../../services/gifts';
 import { operatorOperations } from '../../services/operators';
+import { nameserviceOperations } from '../../services/nameservice';
 import { priceOperations } from '../../services/prices';
 import { questOperations, questPlayerOperations } from '../../services/quests';
 import { welcomeWheelOperations } from '../../services/welcome-wheel';
@@ -19,7 +20,6 @@ import { usersRoutes } from './users';
 import { socialLinkRoutes } from './social-links';
 import { zkLoginRoutes } from './zklogin';
 import { onrampRoutes } from './onramps';
-import { nameserviceRoutes } from './nameservice';
 
 type DomainRoutes = (app: FastifyInstance, services: Services) => Promise<void>;
 
@@ -36,7 +36,7 @@ export const domainRoutes = {
   onramps: [onrampRoutes],
   'chain-writes': [restRoutesOf(chainWriteOperations)],
   'welcome-wheel': [restRoutesOf(welcomeWheelOperations)],
-  nameservice: [nameserviceRoutes],
+  nameservice: [restRoutesOf(nameserviceOperations)],
   prices: [restRoutesOf(priceOperations)],
   gifts: [giftRoutes, restRoutesOf(giftOperations)],
 } as const satisfies { [D in DomainName]?: readonly DomainRoutes[] };

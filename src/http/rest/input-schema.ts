@@ -50,15 +50,15 @@ function documentShape(node: JsonNode): JsonNode {
 
 /**
  * The JSON schema (for the OpenAPI document and the reply serializer) of a domain model's output.
- * `$id`: it is a shared schema of that name. `refs`: names of shared schemas (models named in
- * src/services/model-names.ts); a part of the reply that is one of them becomes a `$ref` to it.
+ * `$id`: it is a shared schema of that id. `refs`: the shared schemas by the name of their model
+ * (src/services/model-names.ts) → their id; a part of the reply that is one of them becomes a `$ref` to it.
  */
-export function documentedReply(schema: z.ZodType, $id?: string, refs: ReadonlySet<string> = new Set()): Record<string, unknown> {
+export function documentedReply(schema: z.ZodType, $id?: string, refs: ReadonlyMap<string, string> = new Map()): Record<string, unknown> {
   const override = ({ zodSchema, jsonSchema, path }: { zodSchema: unknown; jsonSchema: JsonNode; path: unknown[] }) => {
-    const name = modelNames.get(zodSchema as z.ZodType)?.name;
-    if (!name || !refs.has(name) || (path.length === 0 && name === $id)) return;
+    const id = refs.get(modelNames.get(zodSchema as z.ZodType)?.name ?? '');
+    if (!id || (path.length === 0 && id === $id)) return;
     for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
-    jsonSchema.$ref = `${name}#`;
+    jsonSchema.$ref = `${id}#`;
   };
   const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'any', override }) as JsonNode;
   return { ...($id ? { $id } : {}), ...documentShape(json) };

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ErrorCode } from '../../errors';
 import type { Services } from '../../services';
@@ -20,7 +20,7 @@ const ACCESS_ERRORS: Record<AnyOperation['access'], readonly ErrorCode[]> = {
 const OPERATOR_SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { operatorToken: [] }];
 
 /** Route options read from a declaration: access, the OpenAPI entry, input judged by the service. */
-function routeOptions(op: AnyOperation<Services>, rest: NonNullable<AnyOperation['rest']>, refs: ReadonlySet<string>) {
+function routeOptions(op: AnyOperation<Services>, rest: NonNullable<AnyOperation['rest']>, refs: ReadonlyMap<string, string>) {
   const params = op.params && Object.keys(op.params).length ? documentedBody(z.object(op.params)) : undefined;
   return {
     ...(op.access === 'public' ? {} : { config: { access: op.access } }),
@@ -34,7 +34,7 @@ function routeOptions(op: AnyOperation<Services>, rest: NonNullable<AnyOperation
       ...(op.input ? { [rest.query ? 'querystring' : 'body']: documentedBody(op.input) } : {}),
       ...(params ? { params: { ...params, additionalProperties: undefined } } : {}),
       response: {
-        200: documentedReply(rest.envelope ? z.object({ [rest.envelope]: op.output }) : op.output, undefined, refs),
+        [rest.status ?? 200]: documentedReply(rest.envelope ? z.object({ [rest.envelope]: op.output }) : op.output, undefined, refs),
         ...errorResponses([...ACCESS_ERRORS[op.access], ...(op.errors ?? [])]),
       },
     },
@@ -59,13 +59,14 @@ function integerFields(input: z.ZodType | undefined): ReadonlySet<string> {
 /** A domain's declared operations as `/api` routes: each declaration one route, its handler called with what the request carries. */
 export function restRoutesOf(set: OperationSet<never>) {
   return async function operationRoutes(app: FastifyInstance, services: Services): Promise<void> {
-    const refs = new Set<string>();
-    for (const model of set.components ?? []) {
+    const shared = (set.components ?? []).map((c) => ('model' in c && 'id' in c ? c : { model: c, id: undefined }));
+    const refs = new Map<string, string>();
+    for (const { model, id } of shared) {
       const name = modelNames.get(model)?.name;
       if (!name) throw new Error(`a shared REST schema of ${set.domain} needs a name: named('…', model)`);
-      refs.add(name);
+      refs.set(name, id ?? name);
     }
-    for (const model of set.components ?? []) app.addSchema(documentedReply(model, modelNames.get(model)!.name, refs));
+    for (const { model } of shared) app.addSchema(documentedReply(model, refs.get(modelNames.get(model)!.name), refs));
     for (const op of set.operations as readonly AnyOperation<Services>[]) {
       const rest = op.rest;
       if (!rest) continue;
@@ -74,7 +75,7 @@ export function restRoutesOf(set: OperationSet<never>) {
         method: rest.method,
         url: rest.path,
         ...routeOptions(op, rest, refs),
-        handler: async (request: FastifyRequest) => {
+        handler: async (request: FastifyRequest, reply: FastifyReply) => {
           const output = await runOperation(op, services, {
             params: request.params as Record<string, unknown>,
             input: op.input ? (rest.query ? queryInput(request.query, integers) : request.body) : undefined,
@@ -84,6 +85,7 @@ export function restRoutesOf(set: OperationSet<never>) {
             transport: 'http',
             signal: requestSignal(request),
           });
+          if (rest.status) reply.code(rest.status);
           return rest.envelope ? { [rest.envelope]: output } : output;
         },
       });

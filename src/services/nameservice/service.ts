@@ -8,33 +8,11 @@ import type { NameserviceConfig } from '../../config';
 import { AppError } from '../../errors';
 import { parseInput } from '../../input/validate';
 import { type ChainWriterService } from '../chain-writes';
-import type { SubnameStatus } from './model';
+import type { Subname, SubnameEligibility, SubnameStatus } from './model';
 import { NAMESERVICE_SUBNAME_KIND, subnameClaimInput, subnameWriteKey, type SubnamePayload } from './subname';
 
 
-export interface Subname {
-  wallet: string;
-  label: string;
-  /** `<label>.<parentDomain>` */
-  name: string;
-  parentDomain: string;
-  /** Follows the chain write: pending until it ran, then issued (with txDigest) or failed. */
-  status: SubnameStatus;
-  txDigest: string | null;
-  /** ISO 8601: when the sub-name expires on chain. */
-  expiresAt: string;
-  /** ISO 8601 */
-  claimedAt: string;
-}
-
-export interface SubnameEligibility {
-  /** The player's VIP level from the indexed VIP events (0 without any). */
-  vipLevel: number;
-  minVipLevel: number;
-  eligible: boolean;
-  /** Null while sub-names are not configured. */
-  parentDomain: string | null;
-}
+export type { Subname, SubnameEligibility } from './model';
 
 export interface NameserviceService {
   /** Whether claims are possible (parent domain, parent NFT, SuiNS ids and the chain writer configured). */

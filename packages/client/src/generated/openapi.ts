@@ -1501,6 +1501,7 @@ export interface components {
              */
             spunAt: string;
         };
+        /** @description A player's one name-service sub-name */
         NameserviceSubname: {
             /** @description Sui address */
             wallet: string;
@@ -1509,15 +1510,21 @@ export interface components {
             name: string;
             parentDomain: string;
             /**
-             * @description Follows the chain write: pending until it ran
+             * @description Follows the chain write: pending until it ran, then issued (txDigest set) or failed
              * @enum {string}
              */
             status: "pending" | "issued" | "failed";
             /** @description The issuing transaction, once it ran */
             txDigest: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601: when it expires on chain
+             */
             expiresAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601
+             */
             claimedAt: string;
         };
     };
@@ -8070,7 +8077,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A player's one name-service sub-name */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -8151,7 +8158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE, REQUEST_TIMEOUT */
+            /** @description REQUEST_TIMEOUT, SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
