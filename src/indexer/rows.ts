@@ -50,13 +50,22 @@ const COMMON: readonly KindColumn<DecodedEvent<unknown>>[] = [
 const selected = (name: string): string => (name === 'timestamp_ms' ? `'epoch'::timestamptz + u.timestamp_ms * interval '1 millisecond'` : `u.${name}`);
 
 /**
- * Data-modifying CTEs: `ins` inserts the rows (duplicates by (tx_digest, event_seq) skipped) and
- * returns them, the kind's leaderboard CTEs fold only those inserted rows in. Each column travels
+ * How a batch's rows meet rows already stored under the same (tx_digest, event_seq): `skip` skips
+ * them (ON CONFLICT DO NOTHING: a replay stores nothing twice); `fail` lets the unique key refuse
+ * the statement (SQLSTATE 23505), which spares PostgreSQL the speculative insertion ON CONFLICT
+ * makes of every row, about a fifth of the insert's cost; the caller then writes the batch again with `skip`.
+ */
+export type StoredRows = 'skip' | 'fail';
+
+/**
+ * Data-modifying CTEs: `ins` inserts the rows and returns them (all of them only for a kind that
+ * feeds boards; else a 1 per row, to be counted), the kind's leaderboard CTEs fold only those
+ * inserted rows in. Each column travels
  * as one array parameter (`unnest`), so a batch binds one parameter per column instead of one per
  * cell: far less to send, parse and plan than a VALUES list of thousands of placeholders (binary
  * arrays on PostgreSQL, ./array-params.ts). Parameters are numbered from $1; the caller may append more.
  */
-export function insertCtes<T>(spec: TableSpec<T>, events: readonly DecodedEvent<T>[], encoding: ArrayEncoding): { ctes: string[]; params: unknown[] } {
+export function insertCtes<T>(spec: TableSpec<T>, events: readonly DecodedEvent<T>[], encoding: ArrayEncoding, stored: StoredRows = 'skip'): { ctes: string[]; params: unknown[] } {
   const names = [...COMMON.map((c) => c[0]), ...spec.columns.map((c) => c[0])];
   const casts = [...COMMON.map((c) => c[1]), ...spec.columns.map((c) => c[1])];
   const columns: unknown[][] = names.map(() => new Array<unknown>(events.length));
@@ -69,8 +78,8 @@ export function insertCtes<T>(spec: TableSpec<T>, events: readonly DecodedEvent<
     INSERT INTO ${spec.table} (${names.join(', ')})
     SELECT ${names.map(selected).join(', ')}
       FROM unnest(${casts.map((cast, i) => `$${i + 1}::${arrayParamType(cast, encoding)}`).join(', ')}) AS u(${names.join(', ')})
-    ON CONFLICT (tx_digest, event_seq) DO NOTHING
-    RETURNING *
+    ${stored === 'skip' ? 'ON CONFLICT (tx_digest, event_seq) DO NOTHING' : ''}
+    RETURNING ${spec.projections.length > 0 ? '*' : '1'}
   )`;
   return { ctes: [ins, ...spec.projections], params: columns.map((values, i) => arrayParam(values, casts[i], encoding)) };
 }
