@@ -8,6 +8,8 @@ export interface TableSpec<T> {
   columns: readonly KindColumn<T>[];
   /** Extra data-modifying CTEs reading the inserted rows from `ins` (leaderboard projections). */
   projections: readonly string[];
+  /** The columns of the inserted rows those CTEs read (none: `ins` returns a 1 per row, to be counted). */
+  returned: readonly string[];
 }
 
 /** A batch's inserted rows (`ins`) folded into a board, as one data-modifying CTE. */
@@ -22,10 +24,12 @@ function liveProjection(b: LeaderboardSpec): string {
 }
 
 function tableSpec<K extends KindKey>(kind: K): TableSpec<KindData<K>> {
+  const boards = boardsFedBy(kind);
   return {
     table: tableOf(kind),
     columns: EVENT_KIND_SPECS[kind].columns as readonly KindColumn<KindData<K>>[],
-    projections: boardsFedBy(kind).map(liveProjection),
+    projections: boards.map(liveProjection),
+    returned: [...new Set(boards.flatMap((b) => b.reads))],
   };
 }
 
@@ -58,9 +62,9 @@ const selected = (name: string): string => (name === 'timestamp_ms' ? `'epoch'::
 export type StoredRows = 'skip' | 'fail';
 
 /**
- * Data-modifying CTEs: `ins` inserts the rows and returns them (all of them only for a kind that
- * feeds boards; else a 1 per row, to be counted), the kind's leaderboard CTEs fold only those
- * inserted rows in. Each column travels
+ * Data-modifying CTEs: `ins` inserts the rows and returns what the kind's leaderboard CTEs read
+ * (PostgreSQL keeps every returned row until the statement ends, so no more than that), and those
+ * CTEs fold only the inserted rows in. Each column travels
  * as one array parameter (`unnest`), so a batch binds one parameter per column instead of one per
  * cell: far less to send, parse and plan than a VALUES list of thousands of placeholders (binary
  * arrays on PostgreSQL, ./array-params.ts). Parameters are numbered from $1; the caller may append more.
@@ -79,7 +83,7 @@ export function insertCtes<T>(spec: TableSpec<T>, events: readonly DecodedEvent<
     SELECT ${names.map(selected).join(', ')}
       FROM unnest(${casts.map((cast, i) => `$${i + 1}::${arrayParamType(cast, encoding)}`).join(', ')}) AS u(${names.join(', ')})
     ${stored === 'skip' ? 'ON CONFLICT (tx_digest, event_seq) DO NOTHING' : ''}
-    RETURNING ${spec.projections.length > 0 ? '*' : '1'}
+    RETURNING ${spec.returned.length > 0 ? spec.returned.join(', ') : '1'}
   )`;
   return { ctes: [ins, ...spec.projections], params: columns.map((values, i) => arrayParam(values, casts[i], encoding)) };
 }
