@@ -5,6 +5,8 @@ import { spawn } from 'node:child_process';
 import { startSuiChainFixture } from '../test/fixtures/sui-chain/index';
 
 export interface ChainProcess {
+  /** The child's process id (its CPU time is read from /proc). */
+  pid: number | undefined;
   grpcUrl: string;
   packageId: string;
   close(): Promise<void>;
@@ -22,6 +24,7 @@ export function startChainProcess(opts: { seed: number; events: number; streakTx
       if (!m) return;
       const exited = new Promise<void>((done) => child.once('exit', () => done()));
       resolve({
+        pid: child.pid,
         grpcUrl: m[1]!,
         packageId: m[2]!,
         close: async () => {

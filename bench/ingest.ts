@@ -10,7 +10,8 @@
 //     and size as the in-process copy the baseline's rows come from;
 //  4. the leaderboard top-100 read on the populated tables: raw SQL vs the LeaderboardService.
 // Each figure is printed with its ratio to the baseline measured alongside it, and each stage with
-// this process's CPU time (the machine is shared: CPU time is steadier than wall time).
+// this process's CPU time (the machine is shared: CPU time is steadier than wall time); the
+// end-to-end runs also with the CPU of the database's backends and of the chain process (/proc).
 import os from 'node:os';
 import pino from 'pino';
 import pg from 'pg';
@@ -28,6 +29,7 @@ import { createMemoryStore } from '../src/store';
 import { startSuiChainFixture, type SuiChainFixture } from '../test/fixtures/sui-chain/index';
 import { startChainProcess, type ChainProcess } from './chain-server';
 import { HOOK_KIND, ingestWiring, type IngestWiring } from './ingest-wiring';
+import { backendsOf, cpuOfPid, cpuOfProcesses } from './proc-cpu';
 import { createScratchDatabase, type ScratchDatabase } from '../test/helpers/db';
 
 const logger = pino({ level: 'silent' });
@@ -38,6 +40,8 @@ const POOL = 4;
 interface Target {
   db: Db;
   url?: string;
+  /** The scratch database's name (PostgreSQL): its backends' CPU is read from /proc. */
+  name?: string;
   drop(): Promise<void>;
 }
 
@@ -54,6 +58,7 @@ async function target(serverUrl: string | undefined): Promise<Target> {
   return {
     db,
     url: scratch.url,
+    name: scratch.name,
     async drop() {
       await db.close();
       await scratch.drop();
@@ -115,18 +120,28 @@ function copyFrom(client: pg.Client, sql: string, data: Buffer): Promise<void> {
   });
 }
 
-async function rawLoad(t: Target, byKind: Map<KindKey, AnyDecoded[]>): Promise<{ ms: number; label: string }> {
+interface RawLoad {
+  ms: number;
+  label: string;
+  /** CPU of the database's backends during the load (0 where /proc cannot tell). */
+  serverCpuMs: number;
+}
+
+async function rawLoad(t: Target, byKind: Map<KindKey, AnyDecoded[]>): Promise<RawLoad> {
   if (t.url) {
     const client = new pg.Client({ connectionString: t.url });
     await client.connect();
     try {
+      const server = cpuOfProcesses(backendsOf(t.name!));
       const started = performance.now();
       for (const [kind, events] of byKind) {
         const { columns, rows } = tableRows(kind, events);
         const csv = rows.map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
         await copyFrom(client, `COPY ${kind} (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv)`, Buffer.from(csv));
       }
-      return { ms: performance.now() - started, label: 'raw COPY FROM STDIN (event tables only)' };
+      const ms = performance.now() - started;
+      // Read before the connection closes: an exited backend's CPU is no longer in /proc.
+      return { ms, label: 'raw COPY FROM STDIN (event tables only)', serverCpuMs: cpuOfProcesses(backendsOf(t.name!)) - server };
     } finally {
       await client.end();
     }
@@ -141,7 +156,7 @@ async function rawLoad(t: Target, byKind: Map<KindKey, AnyDecoded[]>): Promise<{
       await t.db.query(`INSERT INTO ${kind} (${columns.join(', ')}) VALUES ${values}`, params);
     }
   }
-  return { ms: performance.now() - started, label: 'raw multi-row INSERT (PGlite: no COPY stream)' };
+  return { ms: performance.now() - started, label: 'raw multi-row INSERT (PGlite: no COPY stream)', serverCpuMs: 0 };
 }
 
 async function viaWriteBatch(t: Target, byKind: Map<KindKey, AnyDecoded[]>): Promise<void> {
@@ -267,28 +282,45 @@ const median = (values: readonly number[]): number => {
 const loadAverage = () => os.loadavg().map((n) => n.toFixed(1)).join(' ');
 
 /** RUNS alternated runs of COPY and the indexer end to end on one variant's chain; prints each run and the goal's verdict. */
+/**
+ * The chain's rows, decoded, and its package, from an in-process copy dropped at once: the fixture's
+ * events (JSON and BCS of each) would otherwise sit in the heap the indexer's collections walk.
+ */
+async function chainRows(events: number, streakTxShare: number | undefined): Promise<{ byKind: Map<KindKey, AnyDecoded[]>; packageId: string }> {
+  const chain = await startSuiChainFixture({ seed: 7, events, grpc: { maxPageSize: 1000 }, streakTxShare });
+  try {
+    return { byKind: decodedByKind(chain), packageId: chain.packageId };
+  } finally {
+    await chain.close();
+  }
+}
+
 async function compareEndToEnd(serverUrl: string | undefined, events: number, variant: Variant, keep: (t: Target) => void): Promise<string[]> {
-  const chain = await startSuiChainFixture({ seed: 7, events, grpc: { maxPageSize: 1000 }, streakTxShare: variant.streakTxShare });
+  const { byKind, packageId } = await chainRows(events, variant.streakTxShare);
   const served = await startChainProcess({ seed: 7, events, streakTxShare: variant.streakTxShare });
   try {
-    if (served.packageId !== chain.packageId) throw new Error('the chain process generated another chain');
-    const byKind = decodedByKind(chain);
+    if (served.packageId !== packageId) throw new Error('the chain process generated another chain');
     const total = [...byKind.values()].reduce((n, e) => n + e.length, 0);
     const hookShare = (byKind.get(HOOK_KIND)?.length ?? 0) / total;
     // As for the fetch stage: the chain process encodes each event once, then serves it from its cache (a full node's work, not the indexer's).
     await fetchAll(served);
     const lines = [`end to end, ${variant.label} (${total} events, ${variant.quests ? `${(hookShare * 100).toFixed(1)} % of them ${HOOK_KIND}` : 'hooks fire into nothing'}; load average ${loadAverage()})`];
     const ratios: number[] = [];
-    const copies: number[] = [];
-    const runs: Stage[] = [];
+    const copies: RawLoad[] = [];
+    const runs: Array<Stage & { serverCpuMs: number; chainCpuMs: number }> = [];
     for (let run = 0; run < RUNS; run++) {
       const copyTarget = await target(serverUrl);
       const e2eTarget = await target(serverUrl);
       const wiring = await ingestWiring(e2eTarget.db, logger, { quests: variant.quests });
       const copy = () => rawLoad(copyTarget, byKind);
-      const indexer = () => timed(() => endToEnd(e2eTarget, served, total, wiring));
-      let raw: Awaited<ReturnType<typeof copy>>;
-      let e2e: Stage;
+      const indexer = async () => {
+        const server = cpuOfProcesses(backendsOf(e2eTarget.name ?? ''));
+        const chainCpu = cpuOfPid(served.pid);
+        const stage = await timed(() => endToEnd(e2eTarget, served, total, wiring));
+        return { ...stage, serverCpuMs: cpuOfProcesses(backendsOf(e2eTarget.name ?? '')) - server, chainCpuMs: cpuOfPid(served.pid) - chainCpu };
+      };
+      let raw: RawLoad;
+      let e2e: Awaited<ReturnType<typeof indexer>>;
       if (run % 2 === 0) {
         raw = await copy();
         e2e = await indexer();
@@ -303,32 +335,34 @@ async function compareEndToEnd(serverUrl: string | undefined, events: number, va
       else await e2eTarget.drop();
       const ratio = raw.ms / e2e.wallMs;
       ratios.push(ratio);
-      copies.push(raw.ms);
+      copies.push(raw);
       runs.push(e2e);
       const hooks = checked ? `; quest progress rows ${checked.stored}${checked.stored === checked.expected ? '' : ` MISMATCH: expected ${checked.expected}`}` : '';
-      lines.push(`  run ${run + 1} (${run % 2 === 0 ? 'COPY first' : 'indexer first'}): COPY ${raw.ms.toFixed(0)} ms, indexer ${e2e.wallMs.toFixed(0)} ms wall (${e2e.cpuMs.toFixed(0)} ms CPU)  ${ratio.toFixed(2)}x${hooks}`);
+      lines.push(
+        `  run ${run + 1} (${run % 2 === 0 ? 'COPY first' : 'indexer first'}): COPY ${raw.ms.toFixed(0)} ms (PostgreSQL ${raw.serverCpuMs.toFixed(0)} ms CPU), ` +
+          `indexer ${e2e.wallMs.toFixed(0)} ms wall (CPU: indexer ${e2e.cpuMs.toFixed(0)}, PostgreSQL ${e2e.serverCpuMs.toFixed(0)}, chain ${e2e.chainCpuMs.toFixed(0)} ms)  ${ratio.toFixed(2)}x${hooks}`,
+      );
     }
     const ratio = median(ratios);
+    const mid = (f: (r: (typeof runs)[number]) => number) => median(runs.map(f)).toFixed(0);
     lines.push(
-      `  median of ${RUNS}: COPY ${median(copies).toFixed(0)} ms, indexer ${median(runs.map((r) => r.wallMs)).toFixed(0)} ms wall (${median(runs.map((r) => r.cpuMs)).toFixed(0)} ms CPU), ratio ${ratio.toFixed(2)}x; load average ${loadAverage()}`,
+      `  median of ${RUNS}: COPY ${median(copies.map((c) => c.ms)).toFixed(0)} ms (PostgreSQL ${median(copies.map((c) => c.serverCpuMs)).toFixed(0)} ms CPU), ` +
+        `indexer ${mid((r) => r.wallMs)} ms wall (CPU: indexer ${mid((r) => r.cpuMs)}, PostgreSQL ${mid((r) => r.serverCpuMs)}, chain ${mid((r) => r.chainCpuMs)} ms), ratio ${ratio.toFixed(2)}x; load average ${loadAverage()}`,
       `${variant.goal}: ${ratio >= GOAL ? 'MET' : 'MISSED'} (${ratio.toFixed(2)}x)`,
     );
     return lines;
   } finally {
-    await chain.close();
     await served.close();
   }
 }
 
-/** Runs the ingest benchmark and returns its printed lines. */
-export async function benchIngest(opts: { databaseUrl?: string; events?: number } = {}): Promise<string[]> {
-  const events = opts.events ?? 20_000;
-  const chain = await startSuiChainFixture({ seed: 7, events, grpc: { maxPageSize: 1000 } });
+/** The baseline once and each stage alone (write, fetch, decode), their data dropped when it returns. */
+async function stages(opts: { databaseUrl?: string }, events: number): Promise<string[]> {
+  const { byKind, packageId } = await chainRows(events, undefined);
   const served = await startChainProcess({ seed: 7, events });
   const targets: Target[] = [];
   try {
-    if (served.packageId !== chain.packageId) throw new Error('the chain process generated another chain');
-    const byKind = decodedByKind(chain);
+    if (served.packageId !== packageId) throw new Error('the chain process generated another chain');
     const total = [...byKind.values()].reduce((n, e) => n + e.length, 0);
     const copyTarget = await target(opts.databaseUrl);
     targets.push(copyTarget);
@@ -351,9 +385,19 @@ export async function benchIngest(opts: { databaseUrl?: string; events?: number 
       stage('stage decode: event JSON → typed rows', decode),
       stage(`stage write: writeBatch, rows + 4 boards + cursor, batches of ${BATCH}`, write),
     ];
-    await chain.close();
+    return lines;
+  } finally {
+    for (const t of targets) await t.drop().catch(() => undefined);
     await served.close();
+  }
+}
 
+/** Runs the ingest benchmark and returns its printed lines. */
+export async function benchIngest(opts: { databaseUrl?: string; events?: number } = {}): Promise<string[]> {
+  const events = opts.events ?? 20_000;
+  const targets: Target[] = [];
+  try {
+    const lines = await stages(opts, events);
     let e2eTarget: Target | undefined;
     for (const variant of VARIANTS) {
       lines.push(...(await compareEndToEnd(opts.databaseUrl, events, variant, (t) => (e2eTarget ??= t))));
@@ -380,8 +424,6 @@ export async function benchIngest(opts: { databaseUrl?: string; events?: number 
     return lines;
   } finally {
     for (const t of targets) await t.drop().catch(() => undefined);
-    await chain.close().catch(() => undefined);
-    await served.close();
   }
 }
 
