@@ -64,10 +64,10 @@ export type StoredRows = 'skip' | 'fail';
 /**
  * Data-modifying CTEs: `ins` inserts the rows and returns what the kind's leaderboard CTEs read
  * (PostgreSQL keeps every returned row until the statement ends, so no more than that), and those
- * CTEs fold only the inserted rows in. Each column travels
- * as one array parameter (`unnest`), so a batch binds one parameter per column instead of one per
- * cell: far less to send, parse and plan than a VALUES list of thousands of placeholders (binary
- * arrays on PostgreSQL, ./array-params.ts). Parameters are numbered from $1; the caller may append more.
+ * CTEs fold only the inserted rows in. Each column travels as one array parameter (`unnest`), so a
+ * batch binds one parameter per column instead of one per cell: far less to send, parse and plan
+ * than a VALUES list of thousands of placeholders (binary arrays on PostgreSQL, ./array-params.ts).
+ * Parameters are numbered from $1; the caller may append more.
  */
 export function insertCtes<T>(spec: TableSpec<T>, events: readonly DecodedEvent<T>[], encoding: ArrayEncoding, stored: StoredRows = 'skip'): { ctes: string[]; params: unknown[] } {
   const names = [...COMMON.map((c) => c[0]), ...spec.columns.map((c) => c[0])];
