@@ -10,7 +10,9 @@
 //     and size as the in-process copy the baseline's rows come from;
 //  4. the leaderboard top-100 read on the populated tables: raw SQL vs the LeaderboardService.
 // Each figure is printed with its ratio to the baseline measured alongside it, and each stage with
-// this process's CPU time (the machine is shared: CPU time is steadier than wall time).
+// this process's CPU time (the machine is shared: CPU time is steadier than wall time); the
+// end-to-end runs also with the CPU of the database's backends and of the chain process (/proc).
+import os from 'node:os';
 import pino from 'pino';
 import pg from 'pg';
 import { Registry } from 'prom-client';
@@ -23,18 +25,23 @@ import { createIndexer } from '../src/indexer/runner';
 import { createEventSource, type ChainEvent } from '../src/indexer/sources';
 import { eventTypeOf } from '../src/indexer/kinds';
 import { createLeaderboardService } from '../src/services/leaderboards';
-import { createHooks } from '../src/services/hooks';
 import { createMemoryStore } from '../src/store';
 import { startSuiChainFixture, type SuiChainFixture } from '../test/fixtures/sui-chain/index';
 import { startChainProcess, type ChainProcess } from './chain-server';
+import { HOOK_KIND, ingestWiring, type IngestWiring } from './ingest-wiring';
+import { backendsOf, cpuOfPid, cpuOfProcesses } from './proc-cpu';
 import { createScratchDatabase, type ScratchDatabase } from '../test/helpers/db';
 
 const logger = pino({ level: 'silent' });
 const BATCH = 500;
+/** Connections of each scratch database's pool. */
+const POOL = 4;
 
 interface Target {
   db: Db;
   url?: string;
+  /** The scratch database's name (PostgreSQL): its backends' CPU is read from /proc. */
+  name?: string;
   drop(): Promise<void>;
 }
 
@@ -43,11 +50,15 @@ async function target(serverUrl: string | undefined): Promise<Target> {
     const db = await createDb({ dataDir: '/nonexistent', inMemory: true, logger });
     return { db, drop: () => db.close() };
   }
-  const scratch: ScratchDatabase = await createScratchDatabase(serverUrl);
-  const db = await createDb({ databaseUrl: scratch.url, dataDir: '/nonexistent', logger, poolMax: 4 });
+  // A copy of the server's migrated template: a dozen of these per run, each quicker than a migration.
+  const scratch: ScratchDatabase = await createScratchDatabase(serverUrl, { migrated: true });
+  const db = await createDb({ databaseUrl: scratch.url, dataDir: '/nonexistent', logger, poolMax: POOL });
+  // The pool's connections opened before anything is timed, as the baseline's COPY connection is.
+  await Promise.all(Array.from({ length: POOL }, () => db.query('SELECT 1')));
   return {
     db,
     url: scratch.url,
+    name: scratch.name,
     async drop() {
       await db.close();
       await scratch.drop();
@@ -109,18 +120,28 @@ function copyFrom(client: pg.Client, sql: string, data: Buffer): Promise<void> {
   });
 }
 
-async function rawLoad(t: Target, byKind: Map<KindKey, AnyDecoded[]>): Promise<{ ms: number; label: string }> {
+interface RawLoad {
+  ms: number;
+  label: string;
+  /** CPU of the database's backends during the load (0 where /proc cannot tell). */
+  serverCpuMs: number;
+}
+
+async function rawLoad(t: Target, byKind: Map<KindKey, AnyDecoded[]>): Promise<RawLoad> {
   if (t.url) {
     const client = new pg.Client({ connectionString: t.url });
     await client.connect();
     try {
+      const server = cpuOfProcesses(backendsOf(t.name!));
       const started = performance.now();
       for (const [kind, events] of byKind) {
         const { columns, rows } = tableRows(kind, events);
         const csv = rows.map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
         await copyFrom(client, `COPY ${kind} (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv)`, Buffer.from(csv));
       }
-      return { ms: performance.now() - started, label: 'raw COPY FROM STDIN (event tables only)' };
+      const ms = performance.now() - started;
+      // Read before the connection closes: an exited backend's CPU is no longer in /proc.
+      return { ms, label: 'raw COPY FROM STDIN (event tables only)', serverCpuMs: cpuOfProcesses(backendsOf(t.name!)) - server };
     } finally {
       await client.end();
     }
@@ -135,7 +156,7 @@ async function rawLoad(t: Target, byKind: Map<KindKey, AnyDecoded[]>): Promise<{
       await t.db.query(`INSERT INTO ${kind} (${columns.join(', ')}) VALUES ${values}`, params);
     }
   }
-  return { ms: performance.now() - started, label: 'raw multi-row INSERT (PGlite: no COPY stream)' };
+  return { ms: performance.now() - started, label: 'raw multi-row INSERT (PGlite: no COPY stream)', serverCpuMs: 0 };
 }
 
 async function viaWriteBatch(t: Target, byKind: Map<KindKey, AnyDecoded[]>): Promise<void> {
@@ -157,22 +178,23 @@ async function viaWriteBatch(t: Target, byKind: Map<KindKey, AnyDecoded[]>): Pro
 /** Where the chain is served: its gRPC URL and package. */
 type ChainEndpoint = Pick<ChainProcess, 'grpcUrl' | 'packageId'>;
 
-async function endToEnd(t: Target, chain: ChainEndpoint, total: number): Promise<void> {
+/** The real indexer from an empty database until every event is stored and the hooks its batches fired have done their work. */
+async function endToEnd(t: Target, chain: ChainEndpoint, total: number, wiring: IngestWiring): Promise<void> {
   const indexer = createIndexer({
     config: { packageId: chain.packageId, transport: 'grpc', suiUrl: chain.grpcUrl, pollingIntervalMs: 20, pageSize: BATCH },
     db: t.db,
     logger,
     registry: new Registry(),
-    leaderboards: { invalidate: async () => undefined },
-    hooks: createHooks(logger),
+    leaderboards: wiring.leaderboards,
+    hooks: wiring.hooks,
   });
   await indexer.start();
-  for (;;) {
-    const [row] = await t.db.query<{ n: string }>('SELECT coalesce(sum(events_indexed), 0)::text AS n FROM "cursor"');
-    if (Number(row.n) >= total) break;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  // The indexer's own count of committed rows (it counts after each commit): watching it costs the database nothing.
+  while (indexer.status().kinds.reduce((n, k) => n + k.eventsIndexed, 0) < total) await new Promise((r) => setTimeout(r, 2));
   await indexer.stop();
+  const [row] = await t.db.query<{ n: string }>('SELECT coalesce(sum(events_indexed), 0)::text AS n FROM "cursor"');
+  if (Number(row.n) !== total) throw new Error(`the indexer stored ${row.n} events, not ${total}`);
+  await wiring.settle();
 }
 
 interface Stage {
@@ -231,15 +253,125 @@ async function readsPerSecond(fn: () => Promise<unknown>, ms = 1500): Promise<nu
 const line = (name: string, value: number, unit: string, base?: number) =>
   `${name.padEnd(58)} ${value.toFixed(0).padStart(9)} ${unit}  ${base ? `${(value / base).toFixed(2)}x` : 'baseline'}`;
 
-/** Runs the ingest benchmark and returns its printed lines. */
-export async function benchIngest(opts: { databaseUrl?: string; events?: number } = {}): Promise<string[]> {
-  const events = opts.events ?? 20_000;
-  const chain = await startSuiChainFixture({ seed: 7, events, grpc: { maxPageSize: 1000 } });
+/** The end-to-end comparison's runs: each a COPY baseline and the indexer on fresh databases, their order alternating. */
+const RUNS = 5;
+/** Issue 47, goal 3: the indexer end to end at least this fraction of COPY's rate, median of RUNS runs. */
+const GOAL = 0.8;
+
+interface Variant {
+  label: string;
+  /** The goal's name as printed with MET or MISSED. */
+  goal: string;
+  /** The fixture's share of lone streak-claim transactions (undefined: the fixture's default mix). */
+  streakTxShare?: number;
+  /** Wire the quests domain to the indexer's hooks (its quests read HOOK_KIND). */
+  quests: boolean;
+}
+
+const VARIANTS: readonly Variant[] = [
+  { label: 'no hook subscribers', goal: `indexer e2e ≥ ${GOAL}× COPY`, quests: false },
+  // 0.115 makes HOOK_KIND 10 % of seed 7's 20,000 events (printed below as measured).
+  { label: `quest upkeep on ${HOOK_KIND}`, goal: `indexer e2e with 10 % quest-hook events ≥ ${GOAL}× COPY`, streakTxShare: 0.115, quests: true },
+];
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+};
+
+const loadAverage = () => os.loadavg().map((n) => n.toFixed(1)).join(' ');
+
+/** RUNS alternated runs of COPY and the indexer end to end on one variant's chain; prints each run and the goal's verdict. */
+/**
+ * The chain's rows, decoded, and its package, from an in-process copy dropped at once: the fixture's
+ * events (JSON and BCS of each) would otherwise sit in the heap the indexer's collections walk.
+ */
+async function chainRows(events: number, streakTxShare: number | undefined): Promise<{ byKind: Map<KindKey, AnyDecoded[]>; packageId: string }> {
+  const chain = await startSuiChainFixture({ seed: 7, events, grpc: { maxPageSize: 1000 }, streakTxShare });
+  try {
+    return { byKind: decodedByKind(chain), packageId: chain.packageId };
+  } finally {
+    await chain.close();
+  }
+}
+
+/** `keep` takes the last run's indexed database (the caller drops it); without it every database is dropped. */
+async function compareEndToEnd(serverUrl: string | undefined, events: number, variant: Variant, keep?: (t: Target) => void): Promise<string[]> {
+  const { byKind, packageId } = await chainRows(events, variant.streakTxShare);
+  const served = await startChainProcess({ seed: 7, events, streakTxShare: variant.streakTxShare });
+  try {
+    if (served.packageId !== packageId) throw new Error('the chain process generated another chain');
+    const total = [...byKind.values()].reduce((n, e) => n + e.length, 0);
+    const hookShare = (byKind.get(HOOK_KIND)?.length ?? 0) / total;
+    // As for the fetch stage: the chain process encodes each event once, then serves it from its cache (a full node's work, not the indexer's).
+    await fetchAll(served);
+    const lines = [`end to end, ${variant.label} (${total} events, ${variant.quests ? `${(hookShare * 100).toFixed(1)} % of them ${HOOK_KIND}` : 'hooks fire into nothing'}; load average ${loadAverage()})`];
+    const ratios: number[] = [];
+    const copies: RawLoad[] = [];
+    const runs: Array<Stage & { serverCpuMs: number; chainCpuMs: number }> = [];
+    for (let run = 0; run < RUNS; run++) {
+      const copyTarget = await target(serverUrl);
+      const e2eTarget = await target(serverUrl);
+      let kept = false;
+      let raw: RawLoad;
+      let e2e: Stage & { serverCpuMs: number; chainCpuMs: number };
+      let checked: Awaited<ReturnType<IngestWiring['check']>>;
+      try {
+        const wiring = await ingestWiring(e2eTarget.db, logger, { quests: variant.quests });
+        const copy = () => rawLoad(copyTarget, byKind);
+        const indexer = async () => {
+          const server = cpuOfProcesses(backendsOf(e2eTarget.name ?? ''));
+          const chainCpu = cpuOfPid(served.pid);
+          const stage = await timed(() => endToEnd(e2eTarget, served, total, wiring));
+          return { ...stage, serverCpuMs: cpuOfProcesses(backendsOf(e2eTarget.name ?? '')) - server, chainCpuMs: cpuOfPid(served.pid) - chainCpu };
+        };
+        if (run % 2 === 0) {
+          raw = await copy();
+          e2e = await indexer();
+        } else {
+          e2e = await indexer();
+          raw = await copy();
+        }
+        checked = await wiring.check();
+        await wiring.close();
+        if (run === RUNS - 1 && keep) {
+          keep(e2eTarget);
+          kept = true;
+        }
+      } finally {
+        await copyTarget.drop();
+        if (!kept) await e2eTarget.drop();
+      }
+      const ratio = raw.ms / e2e.wallMs;
+      ratios.push(ratio);
+      copies.push(raw);
+      runs.push(e2e);
+      const hooks = checked ? `; quest progress rows ${checked.stored}${checked.stored === checked.expected ? '' : ` MISMATCH: expected ${checked.expected}`}` : '';
+      lines.push(
+        `  run ${run + 1} (${run % 2 === 0 ? 'COPY first' : 'indexer first'}): COPY ${raw.ms.toFixed(0)} ms (PostgreSQL ${raw.serverCpuMs.toFixed(0)} ms CPU), ` +
+          `indexer ${e2e.wallMs.toFixed(0)} ms wall (CPU: indexer ${e2e.cpuMs.toFixed(0)}, PostgreSQL ${e2e.serverCpuMs.toFixed(0)}, chain ${e2e.chainCpuMs.toFixed(0)} ms)  ${ratio.toFixed(2)}x${hooks}`,
+      );
+    }
+    const ratio = median(ratios);
+    const mid = (f: (r: (typeof runs)[number]) => number) => median(runs.map(f)).toFixed(0);
+    lines.push(
+      `  median of ${RUNS}: COPY ${median(copies.map((c) => c.ms)).toFixed(0)} ms (PostgreSQL ${median(copies.map((c) => c.serverCpuMs)).toFixed(0)} ms CPU), ` +
+        `indexer ${mid((r) => r.wallMs)} ms wall (CPU: indexer ${mid((r) => r.cpuMs)}, PostgreSQL ${mid((r) => r.serverCpuMs)}, chain ${mid((r) => r.chainCpuMs)} ms), ratio ${ratio.toFixed(2)}x; load average ${loadAverage()}`,
+      `${variant.goal}: ${ratio >= GOAL ? 'MET' : 'MISSED'} (${ratio.toFixed(2)}x)`,
+    );
+    return lines;
+  } finally {
+    await served.close();
+  }
+}
+
+/** The baseline once and each stage alone (write, fetch, decode), their data dropped when it returns. */
+async function stages(opts: { databaseUrl?: string }, events: number): Promise<string[]> {
+  const { byKind, packageId } = await chainRows(events, undefined);
   const served = await startChainProcess({ seed: 7, events });
   const targets: Target[] = [];
   try {
-    if (served.packageId !== chain.packageId) throw new Error('the chain process generated another chain');
-    const byKind = decodedByKind(chain);
+    if (served.packageId !== packageId) throw new Error('the chain process generated another chain');
     const total = [...byKind.values()].reduce((n, e) => n + e.length, 0);
     const copyTarget = await target(opts.databaseUrl);
     targets.push(copyTarget);
@@ -251,30 +383,44 @@ export async function benchIngest(opts: { databaseUrl?: string; events?: number 
     let fetched = await fetchAll(served);
     const fetch = await timed(async () => void (fetched = await fetchAll(served)));
     const decode = await timed(async () => decodeAll(fetched));
-    const e2eTarget = await target(opts.databaseUrl);
-    targets.push(e2eTarget);
-    const e2e = await timed(() => endToEnd(e2eTarget, served, total));
 
     const rate = (ms: number) => total / (ms / 1000);
     const base = rate(raw.ms);
     const stage = (name: string, s: Stage) => `${line(name, rate(s.wallMs), 'ev/s', base)}  (${s.wallMs.toFixed(0)} ms wall, ${s.cpuMs.toFixed(0)} ms CPU)`;
     const lines = [
-      `ingest (${total} events, ${KIND_LIST.length} kinds, pages/batches of ${BATCH}, database: ${opts.databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
+      `ingest (${total} events, ${KIND_LIST.length} kinds, pages of ${BATCH}, database: ${opts.databaseUrl ? 'PostgreSQL' : 'PGlite'}; load average ${loadAverage()})`,
       `${line(raw.label, base, 'ev/s')}  (${raw.ms.toFixed(0)} ms wall)`,
       stage('stage fetch: gRPC listEvents incl. timestamps (chain in a child process)', fetch),
       stage('stage decode: event JSON → typed rows', decode),
-      stage('stage write: writeBatch, rows + 4 boards + cursor, 1 statement/batch', write),
-      stage('indexer end to end: fixture gRPC → followKind → writeBatch', e2e),
+      stage(`stage write: writeBatch, rows + 4 boards + cursor, batches of ${BATCH}`, write),
     ];
+    return lines;
+  } finally {
+    for (const t of targets) await t.drop().catch(() => undefined);
+    await served.close();
+  }
+}
+
+/** Runs the ingest benchmark and returns its printed lines. */
+export async function benchIngest(opts: { databaseUrl?: string; events?: number } = {}): Promise<string[]> {
+  const events = opts.events ?? 20_000;
+  const targets: Target[] = [];
+  try {
+    const lines = await stages(opts, events);
+    let e2eTarget: Target | undefined;
+    // The first variant's last database stays for the leaderboard reads below.
+    for (const [i, variant] of VARIANTS.entries()) {
+      lines.push(...(await compareEndToEnd(opts.databaseUrl, events, variant, i === 0 ? (t) => targets.push((e2eTarget = t)) : undefined)));
+    }
 
     const sql = `SELECT player, total_wagered::text AS score, bet_count AS count FROM bet_leaderboard
                   WHERE coin_type = $1 ORDER BY total_wagered DESC, player ASC LIMIT 100`;
     // The busiest coin as stored (the indexer stores normalized, full-length coin types).
-    const [{ coin }] = await e2eTarget.db.query<{ coin: string }>('SELECT coin_type AS coin FROM bet_leaderboard GROUP BY 1 ORDER BY count(*) DESC LIMIT 1');
-    const rawReads = await readsPerSecond(() => e2eTarget.db.query(sql, [coin]));
+    const [{ coin }] = await e2eTarget!.db.query<{ coin: string }>('SELECT coin_type AS coin FROM bet_leaderboard GROUP BY 1 ORDER BY count(*) DESC LIMIT 1');
+    const rawReads = await readsPerSecond(() => e2eTarget!.db.query(sql, [coin]));
     const memory = createMemoryStore({ logger });
-    const uncached = await createLeaderboardService({ db: e2eTarget.db, store: memory, ttlMs: 0 });
-    const cached = await createLeaderboardService({ db: e2eTarget.db, store: memory });
+    const uncached = await createLeaderboardService({ db: e2eTarget!.db, store: memory, ttlMs: 0 });
+    const cached = await createLeaderboardService({ db: e2eTarget!.db, store: memory });
     const board = { board: 'bet' as const, limit: 100, coinType: coin };
     const rows = (await uncached.top(board)).length;
     lines.push(
@@ -287,8 +433,6 @@ export async function benchIngest(opts: { databaseUrl?: string; events?: number 
     return lines;
   } finally {
     for (const t of targets) await t.drop().catch(() => undefined);
-    await chain.close();
-    await served.close();
   }
 }
 

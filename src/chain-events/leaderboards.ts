@@ -11,6 +11,8 @@ export interface LeaderboardSpec<B extends string = string> {
   table: string;
   /** The event kind whose rows feed the board. */
   fedBy: KindKey;
+  /** The kind's columns `aggregate` reads from a batch's inserted rows (what the indexer's insert returns). */
+  reads: readonly string[];
   keys: readonly string[];
   values: readonly string[];
   /**
@@ -38,6 +40,7 @@ export const LEADERBOARD_SPECS = [
     board: 'xp',
     table: 'xp_leaderboard',
     fedBy: 'vip_exp_progress_event',
+    reads: ['id', 'player', 'total_exp', 'vip_level'],
     keys: ['player'],
     values: ['total_xp', 'vip_level', 'chain_xp', 'quest_xp'],
     // chain_xp: the chain's running total_exp, so keep the highest seen and the level that came with it.
@@ -64,6 +67,7 @@ export const LEADERBOARD_SPECS = [
     board: 'bet',
     table: 'bet_leaderboard',
     fedBy: 'bet_result_event',
+    reads: ['player', 'coin_type', 'stake', 'payout', 'won'],
     keys: ['player', 'coin_type'],
     values: BET_VALUES,
     aggregate: (source) => `SELECT player, coin_type, ${betTotals} FROM ${source} GROUP BY player, coin_type`,
@@ -74,6 +78,7 @@ export const LEADERBOARD_SPECS = [
     board: 'weekly_bet',
     table: 'weekly_bet_leaderboard',
     fedBy: 'bet_result_event',
+    reads: ['timestamp_ms', 'player', 'coin_type', 'stake', 'payout', 'won'],
     keys: ['week_start', 'player', 'coin_type'],
     values: BET_VALUES,
     // Weeks start on Monday 00:00 UTC (date_trunc('week') is ISO).
@@ -86,6 +91,7 @@ export const LEADERBOARD_SPECS = [
     board: 'referral',
     table: 'referral_leaderboard',
     fedBy: 'referral_reward_event',
+    reads: ['referrer', 'referee', 'coin_type', 'amount'],
     keys: ['referrer', 'coin_type'],
     values: ['total_rewards', 'referral_count'],
     // referral_count counts distinct referees per (referrer, coin). In a batch, the statement's snapshot

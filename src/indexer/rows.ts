@@ -8,6 +8,8 @@ export interface TableSpec<T> {
   columns: readonly KindColumn<T>[];
   /** Extra data-modifying CTEs reading the inserted rows from `ins` (leaderboard projections). */
   projections: readonly string[];
+  /** The columns of the inserted rows those CTEs read (none: `ins` returns a 1 per row, to be counted). */
+  returned: readonly string[];
 }
 
 /** A batch's inserted rows (`ins`) folded into a board, as one data-modifying CTE. */
@@ -22,10 +24,12 @@ function liveProjection(b: LeaderboardSpec): string {
 }
 
 function tableSpec<K extends KindKey>(kind: K): TableSpec<KindData<K>> {
+  const boards = boardsFedBy(kind);
   return {
     table: tableOf(kind),
     columns: EVENT_KIND_SPECS[kind].columns as readonly KindColumn<KindData<K>>[],
-    projections: boardsFedBy(kind).map(liveProjection),
+    projections: boards.map(liveProjection),
+    returned: [...new Set(boards.flatMap((b) => b.reads))],
   };
 }
 
@@ -50,13 +54,22 @@ const COMMON: readonly KindColumn<DecodedEvent<unknown>>[] = [
 const selected = (name: string): string => (name === 'timestamp_ms' ? `'epoch'::timestamptz + u.timestamp_ms * interval '1 millisecond'` : `u.${name}`);
 
 /**
- * Data-modifying CTEs: `ins` inserts the rows (duplicates by (tx_digest, event_seq) skipped) and
- * returns them, the kind's leaderboard CTEs fold only those inserted rows in. Each column travels
- * as one array parameter (`unnest`), so a batch binds one parameter per column instead of one per
- * cell: far less to send, parse and plan than a VALUES list of thousands of placeholders (binary
- * arrays on PostgreSQL, ./array-params.ts). Parameters are numbered from $1; the caller may append more.
+ * How a batch's rows meet rows already stored under the same (tx_digest, event_seq): `skip` skips
+ * them (ON CONFLICT DO NOTHING: a replay stores nothing twice); `fail` lets the unique key refuse
+ * the statement (SQLSTATE 23505), which spares PostgreSQL the speculative insertion ON CONFLICT
+ * makes of every row, about a fifth of the insert's cost; the caller then writes the batch again with `skip`.
  */
-export function insertCtes<T>(spec: TableSpec<T>, events: readonly DecodedEvent<T>[], encoding: ArrayEncoding): { ctes: string[]; params: unknown[] } {
+export type StoredRows = 'skip' | 'fail';
+
+/**
+ * Data-modifying CTEs: `ins` inserts the rows and returns what the kind's leaderboard CTEs read
+ * (PostgreSQL keeps every returned row until the statement ends, so no more than that), and those
+ * CTEs fold only the inserted rows in. Each column travels as one array parameter (`unnest`), so a
+ * batch binds one parameter per column instead of one per cell: far less to send, parse and plan
+ * than a VALUES list of thousands of placeholders (binary arrays on PostgreSQL, ./array-params.ts).
+ * Parameters are numbered from $1; the caller may append more.
+ */
+export function insertCtes<T>(spec: TableSpec<T>, events: readonly DecodedEvent<T>[], encoding: ArrayEncoding, stored: StoredRows = 'skip'): { ctes: string[]; params: unknown[] } {
   const names = [...COMMON.map((c) => c[0]), ...spec.columns.map((c) => c[0])];
   const casts = [...COMMON.map((c) => c[1]), ...spec.columns.map((c) => c[1])];
   const columns: unknown[][] = names.map(() => new Array<unknown>(events.length));
@@ -69,8 +82,8 @@ export function insertCtes<T>(spec: TableSpec<T>, events: readonly DecodedEvent<
     INSERT INTO ${spec.table} (${names.join(', ')})
     SELECT ${names.map(selected).join(', ')}
       FROM unnest(${casts.map((cast, i) => `$${i + 1}::${arrayParamType(cast, encoding)}`).join(', ')}) AS u(${names.join(', ')})
-    ON CONFLICT (tx_digest, event_seq) DO NOTHING
-    RETURNING *
+    ${stored === 'skip' ? 'ON CONFLICT (tx_digest, event_seq) DO NOTHING' : ''}
+    RETURNING ${spec.returned.length > 0 ? spec.returned.join(', ') : '1'}
   )`;
   return { ctes: [ins, ...spec.projections], params: columns.map((values, i) => arrayParam(values, casts[i], encoding)) };
 }

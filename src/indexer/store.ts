@@ -1,11 +1,13 @@
 import type { Db } from '../db/client.js';
 import type { Batch } from './follow.js';
 import { tableOf, type KindData, type KindKey } from '../chain-events/kinds.js';
-import { insertCtes, TABLES, type TableSpec } from './rows.js';
+import { insertCtes, TABLES, type StoredRows, type TableSpec } from './rows.js';
 import type { Transport } from './sources/types.js';
 
 /** SQLSTATE raised by `indexer_cursor_moved()` (see its migration). */
 const CURSOR_MOVED = 'IX001';
+/** unique_violation: a batch written with `fail` met a stored row. */
+const UNIQUE_VIOLATION = '23505';
 
 export interface StoredCursor {
   transport: Transport;
@@ -66,9 +68,31 @@ export function createEventStore({ db }: { db: Pick<Db, 'query' | 'kind'> }): Ev
     return { checkpoint: row?.checkpoint ? BigInt(row.checkpoint) : null, lastEventAtMs: row?.at == null ? null : Number(row.at) };
   }
 
+  /** Kinds whose last batch met stored rows (a replay): their next batch skips them from the start. */
+  const replaying = new Set<KindKey>();
+
+  /**
+   * New rows are the rule (a backfill, the tip), so a batch is first written to fail on a stored
+   * row, and only then written again to skip them; the statement is atomic, so the failed attempt
+   * leaves nothing behind.
+   */
   async function writeBatch<K extends KindKey>(batch: Batch<K, KindData<K>>, transport: Transport): Promise<WriteResult> {
+    if (!replaying.has(batch.kind)) {
+      try {
+        return await writeOnce(batch, transport, 'fail');
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+        replaying.add(batch.kind);
+      }
+    }
+    const result = await writeOnce(batch, transport, 'skip');
+    if (result.inserted === batch.events.length) replaying.delete(batch.kind);
+    return result;
+  }
+
+  async function writeOnce<K extends KindKey>(batch: Batch<K, KindData<K>>, transport: Transport, stored: StoredRows): Promise<WriteResult> {
     const spec = TABLES[batch.kind] as TableSpec<KindData<K>>;
-    const { ctes, params } = insertCtes(spec, batch.events, encoding);
+    const { ctes, params } = insertCtes(spec, batch.events, encoding, stored);
     const last = batch.events.at(-1);
     const $ = (value: unknown) => `$${params.push(value)}`;
     const kind = $(batch.kind);

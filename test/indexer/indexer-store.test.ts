@@ -175,6 +175,30 @@ describe('indexer store', () => {
     for (const kind of KIND_LIST) expect(await count(kind.key), kind.key).toBe(expected(kind).length);
   });
 
+  it('a batch of stored and new rows inserts the new ones only, and the next batch after it as well', async () => {
+    const key: KindKey = 'bet_result_event';
+    const player = '0x' + '3'.repeat(64);
+    const bet = (digest: string, stake: string) => ({
+      txDigest: digest.padEnd(44, '3'),
+      eventSeq: 0,
+      checkpoint: 9n,
+      timestampMs: Date.UTC(2026, 0, 6),
+      sender: player,
+      type: eventTypeOf(EVENT_KINDS[key], chain.packageId),
+      data: EVENT_KINDS[key].decode({ player, game_id: '1', coin_type: '0x2::sui::SUI', stake, payout: '0', won: false }),
+    });
+    const wagered = async () => (await t.db.query<{ w: string | null }>('SELECT sum(total_wagered)::text AS w FROM bet_leaderboard WHERE player = $1', [player]))[0].w;
+    const stored = (await store.loadCursor(key))!;
+    const first = await store.writeBatch({ kind: key, events: [bet('Mixed1', '5')], cursor: stored.cursor, nextCursor: 'mixed-1' }, stored.transport);
+    expect(first.inserted).toBe(1);
+    const mixed = await store.writeBatch({ kind: key, events: [bet('Mixed1', '5'), bet('Mixed2', '7')], cursor: 'mixed-1', nextCursor: 'mixed-2' }, stored.transport);
+    expect(mixed.inserted).toBe(1);
+    const after = await store.writeBatch({ kind: key, events: [bet('Mixed3', '11')], cursor: 'mixed-2', nextCursor: 'mixed-3' }, stored.transport);
+    expect(after.inserted).toBe(1);
+    expect(await wagered()).toBe('23');
+    expect((await store.loadCursor(key))?.eventsIndexed).toBe(stored.eventsIndexed + 3n);
+  });
+
   it('rolls back rows and leaderboards when the cursor guard fails', async () => {
     const key: KindKey = 'bet_result_event';
     const before = await leaderboardSnapshot();
