@@ -234,7 +234,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The zkLogin identities (collected ID token claims) behind the caller's wallet
+         * The zkLogin identities (collected ID token claims) behind the caller's wallet (access token required)
          * @description Each verified zkLogin ID token is recorded as issuer + audience + subject; the zkLogin salt is never returned.
          */
         get: operations["authZkLoginIdentities"];

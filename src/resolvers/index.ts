@@ -6,6 +6,7 @@ import { createAuthChecker } from '../graphql/authorized';
 import { domains, type DomainName, type Services } from '../services';
 import { chainWriteOperations } from '../services/chain-writes';
 import { chatModerationOperations, chatOperations } from '../services/chat';
+import { zkLoginOperations } from '../services/auth';
 import { giftOperations } from '../services/gifts';
 import { nameserviceOperations } from '../services/nameservice';
 import { priceOperations } from '../services/prices';
@@ -24,14 +25,13 @@ import { LeaderboardEntryResolver, LeaderboardsResolver } from './leaderboards';
 import { SocialLinksResolver } from './social-links';
 import { SystemResolver } from './system';
 import { UsersResolver } from './users';
-import { ZkLoginResolver } from './zklogin';
 import { AnalyticsResolver, BetActivityResolver } from './analytics';
 import { OnrampsResolver } from './onramps';
 
 /** Each domain's GraphQL resolvers, under its name in the registry (src/services/domains.ts). */
 export const domainResolvers = {
   system: [SystemResolver, JobsResolver, IndexerResolver],
-  auth: [AuthResolver, ZkLoginResolver],
+  auth: [AuthResolver, resolverOf(zkLoginOperations)],
   operators: [resolverOf(operatorOperations)],
   leaderboards: [LeaderboardsResolver, LeaderboardEntryResolver],
   analytics: [AnalyticsResolver, BetActivityResolver],

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { domains, type DomainName, type Services } from '../../services';
+import { zkLoginOperations } from '../../services/auth';
 import { chainWriteOperations } from '../../services/chain-writes';
 import { chatModerationOperations } from '../../services/chat';
 import { giftOperations } from '../../services/gifts';
@@ -18,7 +19,6 @@ import { healthRoutes } from './health';
 import { addSharedSchemas, documentBearerAuth, documentTransportErrors } from './responses';
 import { usersRoutes } from './users';
 import { socialLinkRoutes } from './social-links';
-import { zkLoginRoutes } from './zklogin';
 import { onrampRoutes } from './onramps';
 
 type DomainRoutes = (app: FastifyInstance, services: Services) => Promise<void>;
@@ -26,7 +26,7 @@ type DomainRoutes = (app: FastifyInstance, services: Services) => Promise<void>;
 /** Each domain's `/api` routes, under its name in the registry (src/services/domains.ts). */
 export const domainRoutes = {
   system: [healthRoutes],
-  auth: [authRoutes, zkLoginRoutes],
+  auth: [authRoutes, restRoutesOf(zkLoginOperations)],
   operators: [restRoutesOf(operatorOperations)],
   analytics: [analyticsRoutes],
   blog: [blogRoutes],

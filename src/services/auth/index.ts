@@ -4,3 +4,4 @@ export * from './service';
 export * from './tokens';
 export * from './zklogin';
 export * from './domain';
+export * from './zklogin-operations';
