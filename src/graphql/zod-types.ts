@@ -176,9 +176,10 @@ function objectType(schema: z.ZodType, io: Io): GqlType {
   if (cached) return cached;
   const type = { [name]: class {} }[name]!;
   built[io].set(name, type);
+  const fieldsOptional = io === 'input' && modelNames.get(schema)?.fieldsOptional === true;
   for (const [key, field, inEveryMember] of fieldsOf(schema)) {
     const shape = shapeOf(field, io);
-    const options = { description: shape.description, nullable: nullableOption(shape, shape.nullable || !inEveryMember) };
+    const options = { description: shape.description, nullable: nullableOption(shape, shape.nullable || !inEveryMember || fieldsOptional) };
     Field(() => (shape.list ? [shape.type] : shape.type), options)(type.prototype, key);
     const hint = io === 'output' ? cacheHints.get(field)?.hint : undefined;
     if (hint) Directive(cacheControl(CACHE_HINTS[hint]))(type.prototype, key);

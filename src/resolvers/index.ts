@@ -9,6 +9,7 @@ import { chatModerationOperations, chatOperations } from '../services/chat';
 import { zkLoginOperations } from '../services/auth';
 import { giftOperations } from '../services/gifts';
 import { nameserviceOperations } from '../services/nameservice';
+import { onrampOperations } from '../services/onramps';
 import { priceOperations } from '../services/prices';
 import { welcomeWheelOperations } from '../services/welcome-wheel';
 import { operatorOperations } from '../services/operators';
@@ -26,7 +27,6 @@ import { SocialLinksResolver } from './social-links';
 import { SystemResolver } from './system';
 import { UsersResolver } from './users';
 import { AnalyticsResolver, BetActivityResolver } from './analytics';
-import { OnrampsResolver } from './onramps';
 
 /** Each domain's GraphQL resolvers, under its name in the registry (src/services/domains.ts). */
 export const domainResolvers = {
@@ -40,7 +40,7 @@ export const domainResolvers = {
   users: [UsersResolver, SocialLinksResolver],
   chat: [ChatResolver, resolverOf(chatOperations), resolverOf(chatModerationOperations)],
   presence: [PresenceResolver],
-  onramps: [OnrampsResolver],
+  onramps: [resolverOf(onrampOperations)],
   'chain-writes': [resolverOf(chainWriteOperations)],
   'welcome-wheel': [resolverOf(welcomeWheelOperations)],
   nameservice: [resolverOf(nameserviceOperations)],

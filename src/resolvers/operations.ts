@@ -6,6 +6,7 @@ import { CACHE_HINTS } from '../services/cache-hints';
 import type { GraphqlContext } from '../graphql/context';
 import { fieldModels, graphqlTypeOf } from '../graphql/zod-types';
 import type { Services } from '../services';
+import { modelNames } from '../services/model-names';
 import { runOperation, type AnyOperation, type OperationSet } from '../services/operation';
 
 /** GraphQL input objects as plain JSON: absent fields left out (an explicit null stays null), as a REST body carries them. */
@@ -19,6 +20,10 @@ function plain(value: unknown): unknown {
   );
 }
 
+/** An input object's fields without the null ones (left out, as a REST body would leave them). */
+const withoutNulls = (value: unknown): unknown =>
+  value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null)) : value;
+
 type Resolve = (this: { services: Services }, ...args: unknown[]) => unknown;
 
 /**
@@ -31,9 +36,10 @@ function addField(target: { prototype: object }, op: AnyOperation<Services>, gra
   const spread = op.input && graphql.spread ? fieldModels(op.input) : undefined;
   const inputArgs: Array<[string, z.ZodType]> = spread ?? (op.input ? [['input', op.input]] : []);
 
+  const fieldsOptional = op.input ? modelNames.get(op.input)?.fieldsOptional === true : false;
   const inputOf = (args: unknown[]): unknown => {
     if (!op.input) return undefined;
-    if (!spread) return plain(args[params.length]);
+    if (!spread) return fieldsOptional ? withoutNulls(plain(args[params.length])) : plain(args[params.length]);
     // spread arguments left out or null are absent from the input, as a REST body would leave them out
     return Object.fromEntries(spread.map(([key], i) => [key, plain(args[params.length + i])]).filter(([, v]) => v !== undefined && v !== null));
   };

@@ -6,11 +6,18 @@ import type { CacheHintName } from './cache-hints';
  * enum) a zod model becomes (src/graphql/zod-types.ts). A model's copies made by `.describe()`
  * keep its name.
  */
-export const modelNames = z.registry<{ name: string; description?: string }>();
+export const modelNames = z.registry<{ name: string; description?: string; fieldsOptional?: boolean }>();
 
-/** Names a model (the GraphQL type it becomes, described as the model is here); returns it, so a declaration can be wrapped. */
-export function named<T extends z.ZodType>(name: string, schema: T): T {
-  modelNames.add(schema, { name, ...(schema.description ? { description: schema.description } : {}) });
+/**
+ * Names a model (the GraphQL type it becomes, described as the model is here); returns it, so a
+ * declaration can be wrapped. `fieldsOptional`: as a GraphQL input every field is optional and a
+ * null one is left out, so the service names each missing field (VALIDATION_FAILED with its
+ * details) as it does for a REST body, instead of GraphQL refusing the document first.
+ * `description`: the type's, where the model itself is not described.
+ */
+export function named<T extends z.ZodType>(name: string, schema: T, opts: { fieldsOptional?: boolean; description?: string } = {}): T {
+  const description = opts.description ?? schema.description;
+  modelNames.add(schema, { name, ...(description ? { description } : {}), ...(opts.fieldsOptional ? { fieldsOptional: true } : {}) });
   return schema;
 }
 

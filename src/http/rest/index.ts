@@ -6,6 +6,7 @@ import { chatModerationOperations } from '../../services/chat';
 import { giftOperations } from '../../services/gifts';
 import { operatorOperations } from '../../services/operators';
 import { nameserviceOperations } from '../../services/nameservice';
+import { onrampOperations } from '../../services/onramps';
 import { priceOperations } from '../../services/prices';
 import { questOperations, questPlayerOperations } from '../../services/quests';
 import { welcomeWheelOperations } from '../../services/welcome-wheel';
@@ -19,7 +20,6 @@ import { healthRoutes } from './health';
 import { addSharedSchemas, documentBearerAuth, documentTransportErrors } from './responses';
 import { usersRoutes } from './users';
 import { socialLinkRoutes } from './social-links';
-import { onrampRoutes } from './onramps';
 
 type DomainRoutes = (app: FastifyInstance, services: Services) => Promise<void>;
 
@@ -33,7 +33,7 @@ export const domainRoutes = {
   quests: [restRoutesOf(questPlayerOperations), restRoutesOf(questOperations)],
   users: [usersRoutes, socialLinkRoutes],
   chat: [chatRoutes, restRoutesOf(chatModerationOperations)],
-  onramps: [onrampRoutes],
+  onramps: [restRoutesOf(onrampOperations)],
   'chain-writes': [restRoutesOf(chainWriteOperations)],
   'welcome-wheel': [restRoutesOf(welcomeWheelOperations)],
   nameservice: [restRoutesOf(nameserviceOperations)],

@@ -61,15 +61,18 @@ const required = (field: string, kind: string) => ({
 export const sessionTokenInput = z.strictObject({
   hexAddress: z
     .string(required('hexAddress', 'a string'))
-    .regex(/^0x(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/, { error: 'hexAddress must be 0x followed by 40 or 64 hex digits' }),
+    .regex(/^0x(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/, { error: 'hexAddress must be 0x followed by 40 or 64 hex digits' })
+    .describe('0x + 40 or 64 hex digits'),
   blockchains: z
     .array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, { error: 'each blockchain must be a network name such as "sui" or "base"' }), required('blockchains', 'an array of network names'))
     .min(1, { error: 'blockchains must name at least one network' })
-    .max(10, { error: 'blockchains may name at most 10 networks' }),
+    .max(10, { error: 'blockchains may name at most 10 networks' })
+    .describe('Networks for the address, e.g. ["sui"]'),
   assets: z
     .array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/, { error: 'each asset must be a symbol such as "SUI" or an asset ID' }), required('assets', 'an array of asset symbols'))
     .min(1, { error: 'assets must name at least one asset' })
-    .max(20, { error: 'assets may name at most 20 assets' }),
+    .max(20, { error: 'assets may name at most 20 assets' })
+    .describe('Asset symbols or IDs, e.g. ["SUI", "USDC"]'),
 });
 
 export const signUrlInput = z.strictObject({

@@ -7011,9 +7011,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The widget URL with `&signature=…` appended */
+                        /** @description The widget URL with `&signature=…` appended last */
                         url: string;
-                        /** @description The bare base64 signature */
+                        /** @description The bare signature: base64(HMAC-SHA256(secret, query string as sent)) */
                         signature: string;
                     };
                 };
@@ -7072,7 +7072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE, REQUEST_TIMEOUT */
+            /** @description REQUEST_TIMEOUT, SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7093,8 +7093,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description 0x + 40 or 64 hex digits */
                     hexAddress: string;
+                    /** @description Networks for the address, e.g. ["sui"] */
                     blockchains: string[];
+                    /** @description Asset symbols or IDs, e.g. ["SUI", "USDC"] */
                     assets: string[];
                 };
             };
@@ -7107,7 +7110,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description On-ramp B's single-use token */
                         sessionToken: string;
+                        /** @description base64url(SHA-256(lower-cased address + "platform-cdp")), 40 characters */
                         partnerUserRef: string;
                         expiresInSeconds: number;
                     };
@@ -7176,7 +7181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE, REQUEST_TIMEOUT */
+            /** @description REQUEST_TIMEOUT, SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
