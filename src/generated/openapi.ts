@@ -8326,7 +8326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description GIFT_QUOTA_EXCEEDED, RATE_LIMITED */
+            /** @description RATE_LIMITED, GIFT_QUOTA_EXCEEDED */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8374,18 +8374,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         project: string;
-                        /** @description The delivery window open now; null when none is */
+                        /** @description The delivery window open now; null when none is (no gift is handed out then) */
                         window: {
                             /** Format: date-time */
                             startsAt: string;
                             /** Format: date-time */
                             endsAt: string;
                         } | null;
+                        /** @description Today's project quota: the open window's dailyQuota (0 outside a window) */
                         projectQuota: {
                             limit: number;
                             delivered: number;
                             remaining: number;
                         };
+                        /** @description The calling IP's quota for this project today */
                         ipQuota: {
                             limit: number;
                             delivered: number;

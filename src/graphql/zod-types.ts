@@ -184,10 +184,11 @@ function objectType(schema: z.ZodType, io: Io): GqlType {
     const hint = io === 'output' ? cacheHints.get(field)?.hint : undefined;
     if (hint) Directive(cacheControl(CACHE_HINTS[hint]))(type.prototype, key);
   }
-  if (io === 'input') InputType(name, { description: modelNames.get(schema)?.description ?? schema.description })(type);
+  if (io === 'input') InputType(name, { description: modelNames.get(schema)?.description })(type);
   else
     ObjectType(name, {
-      description: modelNames.get(schema)?.description ?? schema.description,
+      // The named model's own description: a described copy's is its field's, not the type's.
+      description: modelNames.get(schema)?.description,
       simpleResolvers: true,
     })(type);
   return type;

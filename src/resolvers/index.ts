@@ -7,7 +7,7 @@ import { domains, type DomainName, type Services } from '../services';
 import { chainWriteOperations } from '../services/chain-writes';
 import { chatModerationOperations, chatOperations } from '../services/chat';
 import { zkLoginOperations } from '../services/auth';
-import { giftOperations } from '../services/gifts';
+import { giftOperations, giftPlayerOperations } from '../services/gifts';
 import { nameserviceOperations } from '../services/nameservice';
 import { onrampOperations } from '../services/onramps';
 import { priceOperations } from '../services/prices';
@@ -19,7 +19,6 @@ import { AuthResolver } from './auth';
 import { BlogResolver } from './blog';
 import { ChatResolver } from './chat';
 import { PresenceResolver } from './presence';
-import { GiftsResolver } from './gifts';
 import { IndexerResolver } from './indexer';
 import { JobsResolver } from './jobs';
 import { LeaderboardEntryResolver, LeaderboardsResolver } from './leaderboards';
@@ -45,7 +44,7 @@ export const domainResolvers = {
   'welcome-wheel': [resolverOf(welcomeWheelOperations)],
   nameservice: [resolverOf(nameserviceOperations)],
   prices: [resolverOf(priceOperations)],
-  gifts: [GiftsResolver, resolverOf(giftOperations)],
+  gifts: [resolverOf(giftPlayerOperations), resolverOf(giftOperations)],
 } as const satisfies ResolversByDomain;
 
 type GraphqlResolverClass = new (services: Services) => object;

@@ -42,6 +42,8 @@ export interface OperationDeclaration<Svc, Params extends z.ZodRawShape, Input e
     query?: boolean;
     /** The success status where it is not 200 (201: created). */
     status?: 201;
+    /** Headers of every answer (e.g. `cache-control: no-store` for a read that hands something out). */
+    headers?: Readonly<Record<string, string>>;
   };
   /** Its Socket.IO event and the acknowledgement's key for the output (`{ ok: true, [reply]: output }`; absent: the output's own fields). */
   socket?: { event: string; reply?: string };

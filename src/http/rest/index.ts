@@ -3,7 +3,7 @@ import { domains, type DomainName, type Services } from '../../services';
 import { zkLoginOperations } from '../../services/auth';
 import { chainWriteOperations } from '../../services/chain-writes';
 import { chatModerationOperations } from '../../services/chat';
-import { giftOperations } from '../../services/gifts';
+import { giftOperations, giftPlayerOperations } from '../../services/gifts';
 import { operatorOperations } from '../../services/operators';
 import { nameserviceOperations } from '../../services/nameservice';
 import { onrampOperations } from '../../services/onramps';
@@ -15,7 +15,6 @@ import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
 import { blogRoutes } from './blog';
 import { chatRoutes } from './chat';
-import { giftRoutes } from './gifts';
 import { healthRoutes } from './health';
 import { addSharedSchemas, documentBearerAuth, documentTransportErrors } from './responses';
 import { usersRoutes } from './users';
@@ -38,7 +37,7 @@ export const domainRoutes = {
   'welcome-wheel': [restRoutesOf(welcomeWheelOperations)],
   nameservice: [restRoutesOf(nameserviceOperations)],
   prices: [restRoutesOf(priceOperations)],
-  gifts: [giftRoutes, restRoutesOf(giftOperations)],
+  gifts: [restRoutesOf(giftPlayerOperations), restRoutesOf(giftOperations)],
 } as const satisfies { [D in DomainName]?: readonly DomainRoutes[] };
 
 /** The `/api` REST shim: one file per domain, each a thin adapter over its service, registered in registry order. */

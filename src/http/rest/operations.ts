@@ -86,6 +86,7 @@ export function restRoutesOf(set: OperationSet<never>) {
             signal: requestSignal(request),
           });
           if (rest.status) reply.code(rest.status);
+          if (rest.headers) reply.headers(rest.headers);
           return rest.envelope ? { [rest.envelope]: output } : output;
         },
       });

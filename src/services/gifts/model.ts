@@ -68,3 +68,26 @@ named('GiftWindowInput', windowInput);
 named('GiftProjectWindow', giftWindowModel);
 named('GiftProject', giftProjectModel);
 named('GiftStashLoad', stashLoadModel);
+
+// ───────────── players: a gift URL and what is left today (/api/gift/*) ─────────────
+
+/** One gift URL handed out. */
+export const giftDeliveryModel = named('GiftDelivery', z.object({ project: z.string(), url: z.string(), deliveredAt: z.iso.datetime() }));
+export type GiftDelivery = z.infer<typeof giftDeliveryModel>;
+
+const giftCounter = named('GiftCounter', z.object({ limit: z.int(), delivered: z.int(), remaining: z.int() }));
+export type GiftCounter = z.infer<typeof giftCounter>;
+
+/** Today's remaining gifts of a project and of the calling IP. */
+export const giftRemainingModel = named(
+  'GiftRemaining',
+  z.object({
+    project: z.string(),
+    window: named('GiftWindow', z.object({ startsAt: z.iso.datetime(), endsAt: z.iso.datetime() }))
+      .nullable()
+      .describe('The delivery window open now; null when none is (no gift is handed out then)'),
+    projectQuota: giftCounter.describe("Today's project quota: the open window's dailyQuota (0 outside a window)"),
+    ipQuota: giftCounter.describe("The calling IP's quota for this project today"),
+  }),
+);
+export type GiftRemaining = z.infer<typeof giftRemainingModel>;

@@ -6,7 +6,7 @@ import { parseInput } from '../../input/validate';
 import type { Logger } from '../../observability/logger';
 import type { IpCheck, IpVerdict } from '../../providers/ip-check';
 import { createGiftMetrics } from './metrics';
-import { projectName } from './model';
+import { projectName, type GiftCounter, type GiftDelivery, type GiftRemaining } from './model';
 
 export const giftQuery = z.strictObject({ project: projectName });
 const giftUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048);
@@ -18,27 +18,7 @@ export interface GiftClient {
   wallet?: string | null;
 }
 
-export interface GiftDelivery {
-  project: string;
-  url: string;
-  deliveredAt: string;
-}
-
-export interface GiftCounter {
-  limit: number;
-  delivered: number;
-  remaining: number;
-}
-
-export interface GiftRemaining {
-  project: string;
-  /** The delivery window open now, or null (no gift is handed out then). */
-  window: { startsAt: string; endsAt: string } | null;
-  /** Today's project quota: the open window's dailyQuota (0 outside a window). */
-  projectQuota: GiftCounter;
-  /** Today's quota of the calling IP for this project. */
-  ipQuota: GiftCounter;
-}
+export type { GiftCounter, GiftDelivery, GiftRemaining } from './model';
 
 export interface GiftService {
   /** Hands out one stashed URL of the project to the client, or refuses with a stable code. */

@@ -42,15 +42,17 @@ type EvaluatorModel<K extends EvaluatorKind> = z.ZodObject<{ kind: z.ZodLiteral<
 type AnyEvaluatorModel = { [K in EvaluatorKind]: EvaluatorModel<K> }[EvaluatorKind];
 const evaluatorModels = (Object.keys(EVALUATORS) as EvaluatorKind[]).map((kind) => z.object({ kind: z.literal(kind), ...EVALUATORS[kind].params }).strict());
 
-/** What a quest counts: a kind of the registry and its parameters (`{ kind: 'wagered', coinType: '0x2::sui::SUI' }`), one member per registry entry. */
-export const questEvaluator = named('QuestEvaluatorInput', z.discriminatedUnion('kind', evaluatorModels as unknown as [AnyEvaluatorModel, ...AnyEvaluatorModel[]]));
-/** What a quest counts: over the event tables the indexer writes, or over the wallets' login days. */
-export type QuestEvaluator = z.output<typeof questEvaluator>;
-
 /** `kind: what the target counts` for each kind of the registry (API descriptions). */
 export const EVALUATORS_TEXT = Object.entries(EVALUATORS)
   .map(([kind, e]) => `\`${kind}\`${Object.keys(e.params).length ? ` (${Object.keys(e.params).join(', ')})` : ''}: ${e.target}`)
   .join('; ');
+
+/** What a quest counts: a kind of the registry and its parameters (`{ kind: 'wagered', coinType: '0x2::sui::SUI' }`), one member per registry entry. */
+export const questEvaluator = named('QuestEvaluatorInput', z.discriminatedUnion('kind', evaluatorModels as unknown as [AnyEvaluatorModel, ...AnyEvaluatorModel[]]), {
+  description: `What the quest counts: \`kind\` and its parameters. ${EVALUATORS_TEXT}`,
+});
+/** What a quest counts: over the event tables the indexer writes, or over the wallets' login days. */
+export type QuestEvaluator = z.output<typeof questEvaluator>;
 
 /**
  * Where an evaluator's facts come from, so what refreshes its stored progress: a chain event table

@@ -263,7 +263,9 @@ export const adminQuestView = z.object({
   xpReward: z.int(),
   timePeriod,
   modes: z.array(questMode),
-  evaluator: named('QuestEvaluatorSpec', z.object({ kind: evaluatorKind, coinType: z.string().optional().describe('Coin filter (a Move type), for the kinds that take one') })).describe(`What the quest counts. ${EVALUATORS_TEXT}`),
+  evaluator: named('QuestEvaluatorSpec', z.object({ kind: evaluatorKind, coinType: z.string().optional().describe('Coin filter (a Move type), for the kinds that take one') }), {
+    description: `What the quest counts. ${EVALUATORS_TEXT}`,
+  }).describe(`What the quest counts. ${EVALUATORS_TEXT}`),
   target: decimal,
   enabled: z.boolean(),
   startAt: iso.nullable().describe('Its own start inside the campaign; null: the campaign\'s'),
