@@ -78,6 +78,28 @@ function dominators(count: number, succ: (n: number, visit: (m: number) => void)
   return { idom, order: Int32Array.from(rpo) };
 }
 
+/** For each node, the package of the nearest owned node on its breadth-first (shortest) path from node 0. */
+function nearestOwners(count: number, succ: (n: number, visit: (m: number) => void) => void, own: (n: number) => string | null): Array<string | null> {
+  const near: Array<string | null> = new Array(count).fill(null);
+  const seen = new Uint8Array(count);
+  const queue = new Int32Array(count);
+  let head = 0;
+  let tail = 0;
+  queue[tail++] = 0;
+  seen[0] = 1;
+  while (head < tail) {
+    const n = queue[head++]!;
+    near[n] = own(n) ?? near[n];
+    succ(n, (m) => {
+      if (seen[m]) return;
+      seen[m] = 1;
+      near[m] = near[n]!;
+      queue[tail++] = m;
+    });
+  }
+  return near;
+}
+
 /** Lines: the heap by package (largest first), and by V8 object kind. */
 export function heapReport(file: string, top = 25): string[] {
   const snap = JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
@@ -115,8 +137,10 @@ export function heapReport(file: string, top = 25): string[] {
     return nodes[n * nf + TYPE] === codeType ? scriptPackage(edgeTo(n, 'script')) : null;
   };
   const { idom, order } = dominators(count, succ);
+  const nearest = nearestOwners(count, succ, ownPackage);
   const owner: Array<string | null> = new Array(count).fill(null);
   const byPackage = new Map<string, number>();
+  const sharedByPackage = new Map<string, number>();
   const byKind = new Map<string, number>();
   const sharedByName = new Map<string, number>();
   let total = 0;
@@ -127,6 +151,8 @@ export function heapReport(file: string, top = 25): string[] {
     const key = owner[n] ?? '(shared or runtime)';
     byPackage.set(key, (byPackage.get(key) ?? 0) + size);
     if (!owner[n]) {
+      const near = nearest[n] ?? '(runtime)';
+      sharedByPackage.set(near, (sharedByPackage.get(near) ?? 0) + size);
       const name = `${nodeTypes[nodes[n * nf + TYPE]!]} ${JSON.stringify(strings[nodes[n * nf + NAME]!]!.slice(0, 40))}`;
       sharedByName.set(name, (sharedByName.get(name) ?? 0) + size);
     }
@@ -140,6 +166,10 @@ export function heapReport(file: string, top = 25): string[] {
     ...sorted(byPackage)
       .slice(0, top)
       .map(([k, v]) => `  ${mib(v)}  ${k}`),
+    `"(shared or runtime)" by the package nearest to it on its shortest path from the roots (a guess: several packages hold these): ${sorted(sharedByPackage)
+      .slice(0, 10)
+      .map(([k, v]) => `${k} ${mib(v).trim()}`)
+      .join(', ')}`,
     `largest in "(shared or runtime)", by kind and name: ${sorted(sharedByName)
       .slice(0, 8)
       .map(([k, v]) => `${k} ${mib(v).trim()}`)
