@@ -26,18 +26,3 @@ export function limitHeapGrowth(percent = HEAP_GROWING_PERCENT): void {
 export function compileWasmBaselineOnly(): void {
   v8.setFlagsFromString('--liftoff-only');
 }
-
-/** Bytecode of a function not run for this long is dropped at the next full collection (recompiled if it runs again). */
-export const BYTECODE_OLD_SECONDS = 30;
-
-/**
- * Bytecode flushing by time instead of by count of full collections (V8 drops it after 6 by
- * default). An idle process makes few full collections, so the code that only ran while it started
- * (module bodies, route and schema registration) kept its bytecode for good; by time it goes once
- * it has not run for BYTECODE_OLD_SECONDS, and code that serves requests keeps running. About
- * 6 MiB of an idle API's heap (docs/performance.md, issue 47). Read at every full collection.
- */
-export function flushIdleBytecode(seconds = BYTECODE_OLD_SECONDS): void {
-  v8.setFlagsFromString('--flush-code-based-on-time');
-  v8.setFlagsFromString(`--bytecode-old-time=${seconds}`);
-}

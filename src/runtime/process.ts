@@ -4,7 +4,7 @@ import { chooseLogFormat, createLogger } from '../observability/logger';
 import { parseRoles, type Role } from '../roles';
 import type { Runtime, RuntimeOverrides } from './index';
 import { readyBanner } from './banner';
-import { compileWasmBaselineOnly, flushIdleBytecode, limitHeapGrowth } from './heap';
+import { compileWasmBaselineOnly, limitHeapGrowth } from './heap';
 import { collectWhenIdle } from './idle-gc';
 import { checkBlogDatabase } from './blog-database';
 import { checkPortsFree } from './ports';
@@ -27,7 +27,6 @@ const EXIT = { ok: 0, config: 78, startup: 70, unavailable: 69, supervisedGaveUp
 export async function runProcess(argv: string[], overrides: Omit<RuntimeOverrides, 'roles' | 'logger' | 'onFatal'> = {}): Promise<void> {
   limitHeapGrowth();
   compileWasmBaselineOnly();
-  flushIdleBytecode();
   collectWhenIdle();
   let roles: Set<Role>;
   let config: Config;

@@ -4,7 +4,7 @@
 // --admission=off: without the admission layer (bench section "admission").
 import 'reflect-metadata';
 import type { KeyValueCache } from '../../../src/store/kv-cache';
-import { compileWasmBaselineOnly, flushIdleBytecode, limitHeapGrowth } from '../../../src/runtime/heap';
+import { compileWasmBaselineOnly, limitHeapGrowth } from '../../../src/runtime/heap';
 import { collectWhenIdle } from '../../../src/runtime/idle-gc';
 import { announce, benchConfig, benchLogger, flag } from './common';
 
@@ -13,7 +13,6 @@ const neverStores: KeyValueCache = { get: async () => undefined, set: async () =
 // As src/main.ts runs it (src/runtime/process.ts: V8 settings, the idle collection): tracing (OTEL_EXPORTER_OTLP_ENDPOINT set) before the runtime's imports.
 limitHeapGrowth();
 compileWasmBaselineOnly();
-flushIdleBytecode();
 collectWhenIdle();
 const config = benchConfig();
 if (config.tracing) (await import('../../../src/observability/tracing')).startTracing(config.tracing, 'platform-api');
