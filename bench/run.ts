@@ -7,9 +7,11 @@
 //   admission   the admission layer on vs off (raw trivial route on our API)
 //   fanout      realtime fan-out to 10,000 graphql-ws subscribers (bench/fanout.ts)
 //   ingest      indexer ingest vs COPY (bench/ingest.ts)
+//   idle        the API's idle RSS on PostgreSQL + Redis after one warm-up request per operation, 3 starts (bench/api-idle.ts)
 // reference, growth and admission need PostgreSQL (DATABASE_URL): they run on their own database
 // beside it (platform_bench, seeded once with plain SQL by bench/seed.ts and reused).
 import { parseArgs } from 'node:util';
+import { benchIdle } from './api-idle';
 import { buildBenchServers } from './built';
 import { benchFanout } from './fanout';
 import { GROWTH_SIZES, benchGrowth } from './growth';
@@ -34,16 +36,23 @@ await buildBenchServers();
 const started = performance.now();
 const databaseUrl = process.env.DATABASE_URL;
 process.stdout.write(`bench: ${connections} connections, ${durationMs} ms per measurement after ${warmupMs} ms warm-up${only ? `, only ${[...only].join(',')}` : ''}\n`);
-if (databaseUrl) {
+// The sections that run on their own process and database need none of the seeded data.
+const seeded = !only || [...only].some((n) => !['idle', 'fanout', 'ingest'].includes(n));
+if (databaseUrl && seeded) {
   const benchDatabaseUrl = await prepareBenchDatabase(databaseUrl, { growthSizes: wants('growth') ? growthSizes : [], log: (l) => process.stdout.write(`${l}\n`) });
   const blogDatabaseUrl = wants('reference', 'blog', 'blog-list') ? await prepareBlogDatabase(databaseUrl, { log: (l) => process.stdout.write(`${l}\n`) }) : undefined;
   print(await benchReference({ benchDatabaseUrl, blogDatabaseUrl, selected: (s) => wants('reference', s.name, s.group), connections, durationMs, warmupMs, rounds }));
   if (wants('growth')) print(await benchGrowth({ benchDatabaseUrl, sizes: growthSizes, connections, durationMs, warmupMs }));
   if (wants('admission')) print(await benchAdmission(benchDatabaseUrl));
-} else {
+} else if (seeded) {
   process.stdout.write('\nreference, growth, admission: skipped (they need DATABASE_URL: PostgreSQL)\n');
 }
 if (wants('fanout')) print(await benchFanout({ subscribers: Number(process.env.BENCH_FANOUT_SUBSCRIBERS ?? 10_000), messages: Number(process.env.BENCH_FANOUT_MESSAGES ?? 20), client: process.env.BENCH_FANOUT_CLIENT }));
+if (wants('idle')) {
+  const storeUrl = process.env.SHARED_STORE_URL;
+  if (databaseUrl && storeUrl) print(await benchIdle({ databaseUrl, storeUrl, runs: 3 }));
+  else process.stdout.write('\nidle: skipped (it needs DATABASE_URL: PostgreSQL and SHARED_STORE_URL: Redis)\n');
+}
 if (wants('ingest')) print(await benchIngest({ databaseUrl: databaseUrl || undefined, events: Number(process.env.BENCH_INGEST_EVENTS ?? 20_000) }));
 process.stdout.write(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 

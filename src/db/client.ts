@@ -2,10 +2,9 @@
 // in-process PGlite at `${dataDir}/pglite`. Migrations are applied before the client is returned.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Logger } from 'pino';
 import { PrismaClient } from '../generated/prisma/client';
 import { lockDataDir } from './data-dir-lock';
@@ -164,9 +163,11 @@ async function createPostgresDb(opts: CreateDbOptions, url: string): Promise<Db>
  * cost about 0.8 s of CPU and 110 MB more RSS, against about 0.4 s. The embedded database is the
  * development and single-process one; its pages also sit in the OS page cache.
  */
-const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+const embeddedStartParams = (pgliteClass: typeof PGlite): string[] => [...pgliteClass.defaultStartParams, '-c', 'shared_buffers=32MB'];
 
 async function createPgliteDb(opts: CreateDbOptions): Promise<Db> {
+  // Loaded here: a process on PostgreSQL never needs PGlite's modules (issue 47, idle memory).
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
   const logger = opts.logger.child({ db: 'pglite' });
   let unlockDir = async (): Promise<void> => {};
   let pglite: PGlite;
@@ -179,7 +180,7 @@ async function createPgliteDb(opts: CreateDbOptions): Promise<Db> {
     await mkdir(dir, { recursive: true });
     unlockDir = await lockDataDir(dir);
     try {
-      pglite = await PGlite.create(dir, { startParams: EMBEDDED_START_PARAMS });
+      pglite = await PGlite.create(dir, { startParams: embeddedStartParams(PGlite) });
     } catch (e) {
       await unlockDir();
       throw e;

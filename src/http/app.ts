@@ -31,7 +31,6 @@ import { registerDrain, websocketPreClose } from '../fastify/drain';
 import { registerSecurity } from './security';
 import { registerEtags } from './etag';
 import { registerOpenApi } from './openapi';
-import { registerBlogProxy } from './blog-proxy';
 import { registerSurfaces } from './surfaces';
 import { registerRouteSnapshot } from '../fastify/route-hooks';
 import { registerConsole } from './console';
@@ -130,7 +129,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await app.register(restRoutes, { prefix: '/api', services });
   registerSurfaces(app, config.surfaces);
   registerConsole(app);
-  if (deps.blogUpstream) await registerBlogProxy(app, deps.blogUpstream);
+  // Loaded only with a blog to proxy: @fastify/http-proxy brings undici (about 2.5 MiB of heap, issue 47).
+  if (deps.blogUpstream) await (await import('./blog-proxy')).registerBlogProxy(app, deps.blogUpstream);
   if (deps.extraRoutes) await deps.extraRoutes(app);
   return app;
 }

@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import pretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type Pretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -67,6 +68,8 @@ export function createLogger(opts: LoggerOptionsIn): Logger {
 }
 
 function prettyStream(opts: LoggerOptionsIn): DestinationStream {
+  // Required here, synchronously like the rest of createLogger: JSON logging (production) never loads it (issue 47).
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof Pretty;
   return pretty({
     // Synchronous like pino's own stdout destination: nothing is lost when the process exits at once.
     sync: true,

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { GoogleAuth, JWT, type AuthClient } from 'google-auth-library';
+import type { AuthClient } from 'google-auth-library';
 import { AppError } from '../errors';
 import type { Logger } from '../observability/logger';
 
@@ -53,6 +53,8 @@ function redirectTokenRequests(client: AuthClient, tokenUrl: string): void {
  * default credentials.
  */
 async function credentials(keyFile: string | undefined): Promise<AuthClient> {
+  // Loaded on the first report: an API without analytics never holds the library (issue 47).
+  const { GoogleAuth, JWT } = await import('google-auth-library');
   if (!keyFile) return new GoogleAuth({ scopes: [SCOPE] }).getClient();
   let key: Record<string, unknown>;
   try {

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config';
 import { AppError } from '../errors';
 import type { Logger } from '../observability/logger';
@@ -25,7 +25,8 @@ const SMTP_TIMEOUTS = { connectionTimeout: 5_000, greetingTimeout: 5_000, socket
 /**
  * The one outgoing-mail adapter of the backend (the CMS has its own, cms/email/smtp-adapter.ts):
  * nodemailer's SMTP transport over `config.smtp`. A connection per mail: verification mails are
- * rare, and a pool would keep a socket to the mail server open for nothing.
+ * rare, and a pool would keep a socket to the mail server open for nothing. nodemailer is loaded
+ * with the first mail: most processes never send one (issue 47, idle memory).
  */
 export function createMailer(opts: { smtp: Config['smtp']; logger: Logger }): Mailer {
   const { smtp, logger } = opts;
@@ -36,18 +37,22 @@ export function createMailer(opts: { smtp: Config['smtp']; logger: Logger }): Ma
     };
     return { assertConfigured: refuse, send: async (mail) => refuse(mail.purpose) };
   }
-  const transport = nodemailer.createTransport({
-    host: smtp.host,
-    port: smtp.port,
-    secure: smtp.secure,
-    ...(smtp.user ? { auth: { user: smtp.user, pass: smtp.password ?? '' } } : {}),
-    ...SMTP_TIMEOUTS,
-  });
+  let transport: Promise<Transporter> | undefined;
+  const transportOf = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        host: smtp.host,
+        port: smtp.port,
+        secure: smtp.secure,
+        ...(smtp.user ? { auth: { user: smtp.user, pass: smtp.password ?? '' } } : {}),
+        ...SMTP_TIMEOUTS,
+      }),
+    ));
   return {
     assertConfigured: () => undefined,
     async send(mail) {
       try {
-        const info = await transport.sendMail({ from: smtp.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        const info = await (await transportOf()).sendMail({ from: smtp.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
         logger.info({ purpose: mail.purpose, messageId: info.messageId }, 'mail sent');
       } catch (err) {
         // Only the failure's kind: nodemailer's error text can quote the SMTP conversation.

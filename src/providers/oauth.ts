@@ -1,4 +1,4 @@
-import * as client from 'openid-client';
+import type * as OpenId from 'openid-client';
 import { AppError } from '../errors';
 
 /**
@@ -38,18 +38,25 @@ const isLoopbackHttp = (url: string): boolean => {
 };
 
 export function createOAuthClient(opts: OAuthClientOptions): OAuthClient {
-  const server: client.ServerMetadata = {
+  const server: OpenId.ServerMetadata = {
     issuer: new URL(opts.authorizationUrl).origin,
     authorization_endpoint: opts.authorizationUrl,
     token_endpoint: opts.tokenUrl,
   };
-  const config = new client.Configuration(server, opts.clientId, undefined, client.ClientSecretBasic(opts.clientSecret));
-  config.timeout = opts.timeoutSeconds ?? 4;
-  // Plain http only towards loopback (development and test fixtures); real providers are https.
-  if (isLoopbackHttp(opts.authorizationUrl) && isLoopbackHttp(opts.tokenUrl)) client.allowInsecureRequests(config);
+  // openid-client is loaded on the first authorization: most processes never link an account (issue 47).
+  let loaded: Promise<{ client: typeof OpenId; config: OpenId.Configuration }> | undefined;
+  const setup = () =>
+    (loaded ??= import('openid-client').then((client) => {
+      const config = new client.Configuration(server, opts.clientId, undefined, client.ClientSecretBasic(opts.clientSecret));
+      config.timeout = opts.timeoutSeconds ?? 4;
+      // Plain http only towards loopback (development and test fixtures); real providers are https.
+      if (isLoopbackHttp(opts.authorizationUrl) && isLoopbackHttp(opts.tokenUrl)) client.allowInsecureRequests(config);
+      return { client, config };
+    }));
 
   return {
     async start(redirectUri) {
+      const { client, config } = await setup();
       const codeVerifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
       const url = client.buildAuthorizationUrl(config, {
@@ -63,20 +70,22 @@ export function createOAuthClient(opts: OAuthClientOptions): OAuthClient {
     },
 
     async exchangeCode(callbackUrl, checks) {
+      const { client, config } = await setup();
       try {
         const tokens = await client.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: checks.codeVerifier, expectedState: checks.state });
         return tokens.access_token;
       } catch (err) {
-        throw providerFailure(err);
+        throw providerFailure(client, err);
       }
     },
 
     async fetchJson(accessToken, url) {
+      const { client, config } = await setup();
       let response: Response;
       try {
         response = await client.fetchProtectedResource(config, accessToken, new URL(url), 'GET', undefined, new Headers({ accept: 'application/json' }));
       } catch (err) {
-        throw providerFailure(err);
+        throw providerFailure(client, err);
       }
       if (!response.ok) throw new AppError('UPSTREAM_UNAVAILABLE', `The provider's account endpoint answered HTTP ${response.status}`);
       try {
@@ -93,7 +102,7 @@ export function createOAuthClient(opts: OAuthClientOptions): OAuthClient {
  * PKCE verifier) is a refusal; anything else (network, timeout, 5xx, a malformed answer) means the
  * provider is unavailable. Only the provider's error code is kept: its bodies may echo credentials.
  */
-function providerFailure(err: unknown): AppError {
+function providerFailure(client: typeof OpenId, err: unknown): AppError {
   if (err instanceof client.AuthorizationResponseError || (err instanceof client.ResponseBodyError && err.status < 500)) {
     return new AppError('OAUTH_GRANT_REFUSED', `The provider refused the authorization (${err.error})`, { providerError: err.error });
   }

@@ -5,6 +5,7 @@ import { parseRoles, type Role } from '../roles';
 import type { Runtime, RuntimeOverrides } from './index';
 import { readyBanner } from './banner';
 import { compileWasmBaselineOnly, limitHeapGrowth } from './heap';
+import { collectWhenIdle } from './idle-gc';
 import { checkBlogDatabase } from './blog-database';
 import { checkPortsFree } from './ports';
 import { shutdownBoundMs } from './shutdown';
@@ -26,6 +27,7 @@ const EXIT = { ok: 0, config: 78, startup: 70, unavailable: 69, supervisedGaveUp
 export async function runProcess(argv: string[], overrides: Omit<RuntimeOverrides, 'roles' | 'logger' | 'onFatal'> = {}): Promise<void> {
   limitHeapGrowth();
   compileWasmBaselineOnly();
+  collectWhenIdle();
   let roles: Set<Role>;
   let config: Config;
   let devSecrets: DevelopmentSecrets['generated'];

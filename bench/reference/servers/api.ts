@@ -5,13 +5,15 @@
 import 'reflect-metadata';
 import type { KeyValueCache } from '../../../src/store/kv-cache';
 import { compileWasmBaselineOnly, limitHeapGrowth } from '../../../src/runtime/heap';
+import { collectWhenIdle } from '../../../src/runtime/idle-gc';
 import { announce, benchConfig, benchLogger, flag } from './common';
 
 const neverStores: KeyValueCache = { get: async () => undefined, set: async () => undefined, delete: async () => false };
 
-// As src/main.ts runs it (src/runtime/process.ts): tracing (OTEL_EXPORTER_OTLP_ENDPOINT set) before the runtime's imports.
+// As src/main.ts runs it (src/runtime/process.ts: V8 settings, the idle collection): tracing (OTEL_EXPORTER_OTLP_ENDPOINT set) before the runtime's imports.
 limitHeapGrowth();
 compileWasmBaselineOnly();
+collectWhenIdle();
 const config = benchConfig();
 if (config.tracing) (await import('../../../src/observability/tracing')).startTracing(config.tracing, 'platform-api');
 const { createRuntime } = await import('../../../src/runtime');
