@@ -6,12 +6,14 @@
 //   growth      rank and top-100 at 10,000 / 100,000 / 1,000,000 rows (bench/growth.ts)
 //   admission   the admission layer on vs off (raw trivial route on our API)
 //   fanout      realtime fan-out to 10,000 graphql-ws subscribers (bench/fanout.ts)
+//   fanout50k   50,000 subscribers, half graphql-ws and half Socket.IO, against socket.io + its Redis adapter (bench/fanout-mix.ts; not in the default run)
 //   ingest      indexer ingest vs COPY (bench/ingest.ts)
 // reference, growth and admission need PostgreSQL (DATABASE_URL): they run on their own database
 // beside it (platform_bench, seeded once with plain SQL by bench/seed.ts and reused).
 import { parseArgs } from 'node:util';
 import { buildBenchServers } from './built';
 import { benchFanout } from './fanout';
+import { benchFanoutMix } from './fanout-mix';
 import { GROWTH_SIZES, benchGrowth } from './growth';
 import { benchIngest } from './ingest';
 import { runLoad, type LoadResult } from './load';
@@ -44,6 +46,9 @@ if (databaseUrl) {
   process.stdout.write('\nreference, growth, admission: skipped (they need DATABASE_URL: PostgreSQL)\n');
 }
 if (wants('fanout')) print(await benchFanout({ subscribers: Number(process.env.BENCH_FANOUT_SUBSCRIBERS ?? 10_000), messages: Number(process.env.BENCH_FANOUT_MESSAGES ?? 20), client: process.env.BENCH_FANOUT_CLIENT }));
+// only when named: it holds 100,000 sockets on this machine for a few minutes
+if (only?.has('fanout50k'))
+  print(await benchFanoutMix({ subscribers: Number(process.env.BENCH_FANOUT_MIX_SUBSCRIBERS ?? 50_000), messages: Number(process.env.BENCH_FANOUT_MIX_MESSAGES ?? 10), processes: Number(process.env.BENCH_FANOUT_MIX_PROCESSES ?? 2) }));
 if (wants('ingest')) print(await benchIngest({ databaseUrl: databaseUrl || undefined, events: Number(process.env.BENCH_INGEST_EVENTS ?? 20_000) }));
 process.stdout.write(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 
