@@ -19,7 +19,8 @@ export interface Target {
   count: number;
   /** For Socket.IO: the event that subscribes, [name, payload]; for graphql-ws: the subscription documents. */
   join: [string, unknown] | string[];
-  localAddress: string;
+  /** Source addresses (127.0.0.x) taken in turn: bind() finds only about 7,000 free ports per address here. */
+  localAddresses: string[];
 }
 
 export interface Plan {
@@ -28,6 +29,7 @@ export interface Plan {
   ratePerSecond: number;
 }
 
+const HANDSHAKE_TIMEOUT_MS = 30_000;
 const epochMs = () => performance.timeOrigin + performance.now();
 
 function send(message: unknown): void {
@@ -68,9 +70,22 @@ async function connect(plan: Plan): Promise<void> {
   };
   const open = (index: number): Promise<LeanSubscription> => {
     const t = order[index];
-    return t.transport === 'gws'
-      ? leanSubscribe(t.url, t.join as string[], onText(index, 'gws'), { localAddress: t.localAddress })
-      : leanSioSubscribe(t.url, t.join as [string, unknown], onText(index, 'sio'), { localAddress: t.localAddress });
+    const localAddress = t.localAddresses[index % t.localAddresses.length];
+    const opening =
+      t.transport === 'gws'
+        ? leanSubscribe(t.url, t.join as string[], onText(index, 'gws'), { localAddress })
+        : leanSioSubscribe(t.url, t.join as [string, unknown], onText(index, 'sio'), { localAddress });
+    // a handshake never answered counts as failed (and its socket is closed if it ever opens)
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no subscription within ${HANDSHAKE_TIMEOUT_MS} ms`)), HANDSHAKE_TIMEOUT_MS)));
+    return Promise.race([opening, timeout]).then(
+      (s) => (clearTimeout(timer), s),
+      (err: unknown) => {
+        clearTimeout(timer);
+        void opening.then((s) => s.close(), () => undefined);
+        throw err;
+      },
+    );
   };
 
   const sockets: LeanSubscription[] = [];
@@ -100,7 +115,9 @@ async function connect(plan: Plan): Promise<void> {
       }
     }, 5);
   });
+  const progress = setInterval(() => process.stderr.write(`load generator ${process.pid}: ${sockets.length} subscribed, ${failed} failed of ${opened} opened\n`), 10_000);
   await Promise.all(pending);
+  clearInterval(progress);
   expected = sockets.length;
   if (warmCount >= expected) send({ type: 'warm' });
   send({ type: 'connected', opened: sockets.length, failed, errors, ms: performance.now() - started });

@@ -31,6 +31,8 @@ const FD_RESERVE = 500;
 /** Subscribers per load-generator process at most (each holds one descriptor per subscriber). */
 const PER_GENERATOR = 13_000;
 const WARMUP_BROADCASTS = 2;
+/** Source addresses per load generator: bind() finds about 7,000 free ephemeral ports per address here. */
+const ADDRESSES_PER_GENERATOR = 4;
 const SUBSCRIPTIONS = [`subscription { chatMessages(room: "${ROOM}") { id room author text createdAt reactions { emoji count } } }`, 'subscription { activity { kind player summary at } }'];
 
 const epochMs = () => performance.timeOrigin + performance.now();
@@ -239,19 +241,19 @@ function concat(parts: Float64Array[]): Float64Array {
 
 /**
  * Each generator's share of `perServer` subscribers on every server, graphql-ws and Socket.IO halves
- * when `mixed`; each generator connects from its own loopback address (127.0.0.2, .3, …), which has
- * its own ~28,000 ephemeral ports towards each server.
+ * when `mixed`; each generator connects from its own loopback addresses (127.0.0.2, .3, …): an
+ * explicitly bound source address gets its own ephemeral ports, but only about 7,000 of them here.
  */
 function plansFor(urls: string[], perServer: number, generators: number, mixed: boolean, rate: number): Plan[] {
   return Array.from({ length: generators }, (_, g) => {
     const share = (total: number, parts: number, i: number) => Math.floor(total / parts) + (i < total % parts ? 1 : 0);
-    const localAddress = `127.0.0.${2 + g}`;
+    const localAddresses = Array.from({ length: ADDRESSES_PER_GENERATOR }, (_, a) => `127.0.0.${2 + g * ADDRESSES_PER_GENERATOR + a}`);
     const targets: Target[] = urls.flatMap((url) => {
       const mine = share(perServer, generators, g);
-      if (!mixed) return [{ url, transport: 'sio' as const, count: mine, join: ['room:join', { room: ROOM }] as [string, unknown], localAddress }];
+      if (!mixed) return [{ url, transport: 'sio' as const, count: mine, join: ['room:join', { room: ROOM }] as [string, unknown], localAddresses }];
       return [
-        { url, transport: 'gws' as const, count: share(mine, 2, 0), join: SUBSCRIPTIONS, localAddress },
-        { url, transport: 'sio' as const, count: share(mine, 2, 1), join: ['room:join', { room: ROOM }] as [string, unknown], localAddress },
+        { url, transport: 'gws' as const, count: share(mine, 2, 0), join: SUBSCRIPTIONS, localAddresses },
+        { url, transport: 'sio' as const, count: share(mine, 2, 1), join: ['room:join', { room: ROOM }] as [string, unknown], localAddresses },
       ];
     });
     return { targets, ratePerSecond: rate / generators };
