@@ -14,6 +14,9 @@ const ENTRIES: Record<string, string> = {
   'mercurius-schema': 'bench/reference/servers/mercurius-schema.ts',
   raw: 'bench/reference/servers/raw.ts',
   fanout: 'bench/fanout.ts',
+  'fanout-mix': 'bench/fanout-mix.ts',
+  'fanout-load': 'bench/fanout-load.ts',
+  'sio-reference': 'bench/sio-reference.ts',
 };
 
 export async function buildBenchServers(): Promise<void> {

@@ -15,10 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { nodeArgsFor } from './built';
+import { JWT_SECRET } from './fanout-auth';
 import { leanSubscribe, type LeanSubscription } from './lean-ws-client';
 
 const arg = (name: string, fallback: number) => Number(new RegExp(`--${name}=(\\d+)`).exec(process.argv.join(' '))?.[1] ?? fallback);
-const JWT_SECRET = 'bench-fanout-jwt-secret-0123456789abcdef';
 const ROOM = 'global';
 const NOFILE = 65_536;
 /** Broadcast latency p99 the two-process run must stay under (issue 27), at this many subscribers. */

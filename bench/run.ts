@@ -6,6 +6,7 @@
 //   growth      rank and top-100 at 10,000 / 100,000 / 1,000,000 rows (bench/growth.ts)
 //   admission   the admission layer on vs off (raw trivial route on our API)
 //   fanout      realtime fan-out to 10,000 graphql-ws subscribers (bench/fanout.ts)
+//   fanout50k   50,000 subscribers, half graphql-ws and half Socket.IO, against socket.io + its Redis adapter (bench/fanout-mix.ts; not in the default run)
 //   ingest      indexer ingest vs COPY (bench/ingest.ts)
 //   idle        the API's idle RSS on PostgreSQL + Redis after one warm-up request per operation, 3 starts (bench/api-idle.ts)
 // reference, growth and admission need PostgreSQL (DATABASE_URL): they run on their own database
@@ -14,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { benchIdle } from './api-idle';
 import { buildBenchServers } from './built';
 import { benchFanout } from './fanout';
+import { benchFanoutMix } from './fanout-mix';
 import { GROWTH_SIZES, benchGrowth } from './growth';
 import { benchIngest } from './ingest';
 import { runLoad, type LoadResult } from './load';
@@ -53,6 +55,9 @@ if (wants('idle')) {
   if (databaseUrl && storeUrl) print(await benchIdle({ databaseUrl, storeUrl, runs: 3 }));
   else process.stdout.write('\nidle: skipped (it needs DATABASE_URL: PostgreSQL and SHARED_STORE_URL: Redis)\n');
 }
+// only when named: it holds 100,000 sockets on this machine for a few minutes
+if (only?.has('fanout50k'))
+  print(await benchFanoutMix({ subscribers: Number(process.env.BENCH_FANOUT_MIX_SUBSCRIBERS ?? 50_000), messages: Number(process.env.BENCH_FANOUT_MIX_MESSAGES ?? 10), processes: Number(process.env.BENCH_FANOUT_MIX_PROCESSES ?? 2) }));
 if (wants('ingest')) print(await benchIngest({ databaseUrl: databaseUrl || undefined, events: Number(process.env.BENCH_INGEST_EVENTS ?? 20_000) }));
 process.stdout.write(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 

@@ -13,7 +13,7 @@ import type { Services } from '../services';
 import { chatOperations, type RoomEvent } from '../services/chat';
 import { runOperation, type AnyOperation } from '../services/operation';
 import { activityChannel } from '../services/activity';
-import type { Bus, RedisConnection, SharedStore } from '../store';
+import { createSliceQueue, type Bus, type RedisConnection, type SharedStore } from '../store';
 import { handshakeAuthorization, type CallerClaims, type CallerReader } from '../edge/caller';
 import { createAccessRule } from '../edge/authorize';
 import { WS_CLOSE_SERVICE_RESTART } from '../fastify/drain';
@@ -113,11 +113,16 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
   const adapterClients = deps.redis ? redisAdapterClients(deps.redis.connect, logger) : null;
   if (adapterClients) io.adapter(createAdapter(adapterClients.pub, adapterClients.sub, { key: `${deps.redis!.keyPrefix}socket.io` }));
 
+  // Room events go to the room's local sockets in slices (socket.io encodes each slice's packet once):
+  // a broadcast to 25,000 sockets would otherwise be one long task that stalls the process.
+  const emitInSlices = createSliceQueue();
+  const emitLocal = (ids: Iterable<string> | undefined, event: string, payload: unknown) =>
+    emitInSlices([...(ids ?? [])], (slice) => io.local.to(slice as string[]).emit(event, payload));
   const roomListeners = new Map<string, { sockets: number; stop: Promise<() => Promise<void>> }>();
   const enterRoom = async (room: string) => {
     const listening = roomListeners.get(room);
     if (listening) return void (listening.sockets += 1);
-    const stop = services.chat.listen(room, (event) => io.local.to(ioRoom(room)).emit(EVENT_NAMES[event.type], payloadOf(event)));
+    const stop = services.chat.listen(room, (event) => emitLocal(io.of('/').adapter.rooms.get(ioRoom(room)), EVENT_NAMES[event.type], payloadOf(event)));
     roomListeners.set(room, { sockets: 1, stop });
     await stop;
   };
@@ -127,7 +132,7 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
     roomListeners.delete(room);
     void listening.stop.then((stop) => stop());
   };
-  const stopActivity = deps.bus.listen(activityChannel, (event) => io.local.emit('activity', event));
+  const stopActivity = deps.bus.listen(activityChannel, (event) => emitLocal(io.of('/').sockets.keys(), 'activity', event));
 
   io.use(async (socket, next) => {
     try {

@@ -25,6 +25,13 @@ const VERSION = '0.1.0';
 const IDLE_CONNECTION_GRACE_MS = 250;
 
 /** Everything a caller may replace; main.ts passes roles only, tests and benches more. */
+/**
+ * Pending connections the kernel queues until the process accepts them. Node's default (511) fills in
+ * half a second when a replica takes over a thousand websocket clients a second while its event loop is
+ * busy, and the kernel then drops or resets the overflow (capped by net.core.somaxconn).
+ */
+const LISTEN_BACKLOG = 4_096;
+
 export interface RuntimeOverrides {
   /** Default: api, indexer and jobs (the blog process only when asked for). */
   roles?: ReadonlySet<Role>;
@@ -176,7 +183,7 @@ async function startCore(runtime: Runtime, shutdown: Shutdown, overrides: Runtim
       await closeHttpApp(app, { graceMs: config.http.requestTimeoutMs + HTTP_CLOSE_SLACK_MS, idleGraceMs: IDLE_CONNECTION_GRACE_MS, logger });
     });
     const host = overrides.listen?.host ?? config.http.host;
-    await app.listen({ port: overrides.listen?.port ?? config.http.port, host });
+    await app.listen({ port: overrides.listen?.port ?? config.http.port, host, backlog: LISTEN_BACKLOG });
     const { port } = app.server.address() as { port: number };
     const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
     runtime.app = app;

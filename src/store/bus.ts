@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { PubSub } from 'type-graphql';
 import { BusStream } from './bus-stream';
+import { createSliceQueue } from './slices';
 import type { SharedStore, Unsubscribe } from './types';
 
 export { BusStream } from './bus-stream';
@@ -70,6 +71,7 @@ interface ChannelState {
 export function createBus(store: SharedStore, opts: { logger: Logger }): Bus {
   const { logger } = opts;
   const channels = new Map<string, ChannelState>();
+  const deliverInSlices = createSliceQueue();
 
   function deliver(name: string, message: string): void {
     const state = channels.get(name);
@@ -81,13 +83,16 @@ export function createBus(store: SharedStore, opts: { logger: Logger }): Bus {
       logger.warn({ err, channel: name }, 'bus dropped a message that is not JSON');
       return;
     }
-    for (const listener of state.listeners) {
-      try {
-        listener(event);
-      } catch (err) {
-        logger.error({ err, channel: name }, 'bus listener threw');
+    // a graphql-ws subscriber is a listener: a room of 25,000 is served in slices (./slices.ts)
+    deliverInSlices([...state.listeners], (listeners) => {
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch (err) {
+          logger.error({ err, channel: name }, 'bus listener threw');
+        }
       }
-    }
+    });
   }
 
   async function listen(name: string, listener: BusListener<unknown>): Promise<() => Promise<void>> {

@@ -11,6 +11,7 @@ export { FailoverStore } from './failover';
 export { createBus, defineChannel, defineChannelFamily, BusStream, type Bus, type BusPubSub, type Channel, type PayloadOf } from './bus';
 export { connectRedis, type RedisConnection } from './connection';
 export { renewMembers } from './renew-members';
+export { createSliceQueue } from './slices';
 export { createReplicatedSnapshot, type ReplicatedSnapshot } from './replicated-snapshot';
 
 /** The Redis address and timeouts (./connection.ts; `cacheStore: 'redis'` selects Redis when `url` or `host` is given, anything else is per-process memory), and: */

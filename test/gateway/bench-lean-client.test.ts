@@ -1,11 +1,13 @@
 /**
  * The fan-out bench's lean subscriber (bench/lean-ws-client.ts) against the real gateway: it
  * completes the WebSocket and graphql-transport-ws handshakes and reports each chat text in order,
- * the same texts a graphql-ws client gets, including frames long enough for a 16-bit length.
+ * the same texts a graphql-ws client gets, including frames long enough for a 16-bit length; the
+ * lean Socket.IO client (bench/lean-sio-client.ts) likewise over engine.io's websocket transport.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leanSioSubscribe } from '../../bench/lean-sio-client';
 import { leanSubscribe } from '../../bench/lean-ws-client';
 import { ChatMessagesDocument, SendChatMessageDocument } from '../../src/generated/graphql';
 import { startApi, type TestApi } from '../helpers/api';
@@ -45,6 +47,22 @@ describe('the fan-out bench lean client', () => {
     } finally {
       subscription.close();
       await Promise.all([reference, sender].map((c) => c.dispose()));
+    }
+  });
+
+  it('the lean Socket.IO client joins a room over a bare websocket and gets each chat text, as the graphql-ws one does', async () => {
+    const room = 'game:lean-sio-client';
+    const lean: string[] = [];
+    const subscription = await leanSioSubscribe(api.url, ['room:join', { room }], (text) => lean.push(text));
+    const sender = wsClient(api.wsUrl, { authorization: `Bearer ${alice.accessToken}` });
+    try {
+      const texts = ['first', `long ${'y'.repeat(200)}`];
+      for (const text of texts) expect((await wsQuery(sender, SendChatMessageDocument, { room, text })).errors).toBeUndefined();
+      await until(() => lean.length === texts.length, 'the lean Socket.IO client got every text');
+      expect(lean).toEqual(texts);
+    } finally {
+      subscription.close();
+      await sender.dispose();
     }
   });
 

@@ -14,6 +14,15 @@ const SWEEP_MS = 2_500;
 const RECOUNT_DEBOUNCE_MS = 100;
 /** Presence reads are served from a count this fresh. */
 const COUNT_CACHE_MS = 250;
+/**
+ * A large room is recounted (and its count broadcast) at most once per this many ms per local member,
+ * and at least every RECOUNT_MAX_MS: a recount reads every member of the room and of the total, and a
+ * broadcast writes a frame to every socket in the room on every replica, so at 1,000 joins a second a
+ * 25,000-member room recounted every 100 ms keeps the processes busy writing counts. Rooms under 100
+ * local members keep the 100 ms debounce. A count broadcast by another replica counts as a recount.
+ */
+const RECOUNT_MS_PER_MEMBER = 1;
+const RECOUNT_MAX_MS = 10_000;
 const ALL = 'presence:all';
 const roomKey = (room: string) => `presence:room:${room}`;
 
@@ -59,7 +68,10 @@ export function createPresenceService(deps: PresenceDeps): PresenceService {
   const lastBroadcast = new Map<string, string>();
   const cache = new Map<string, { view: PresenceView; at: number }>();
   const pending = new Map<string, NodeJS.Timeout>();
+  const lastRecount = new Map<string, number>();
   let closed = false;
+  /** How long a room's count stays good enough: longer for rooms with more local members. */
+  const recountEvery = (room: string) => Math.min(RECOUNT_MAX_MS, (rooms.get(room)?.members ?? 0) * RECOUNT_MS_PER_MEMBER);
 
   const distinctUsers = (members: string[]) => new Set(members.map((m) => m.slice(0, m.lastIndexOf('|')))).size;
 
@@ -71,6 +83,7 @@ export function createPresenceService(deps: PresenceDeps): PresenceService {
   }
 
   async function broadcastIfChanged(room: string): Promise<void> {
+    lastRecount.set(room, Date.now());
     const view = await recount(room);
     const key = `${view.online}/${view.total}`;
     if (lastBroadcast.get(room) === key) return;
@@ -80,10 +93,16 @@ export function createPresenceService(deps: PresenceDeps): PresenceService {
 
   function scheduleRecount(room: string): void {
     if (closed || pending.has(room)) return;
-    const timer = setTimeout(() => {
-      pending.delete(room);
-      broadcastIfChanged(room).catch((err: unknown) => logger.warn({ err, room }, 'presence recount failed'));
-    }, RECOUNT_DEBOUNCE_MS);
+    const wait = () => recountEvery(room) - (Date.now() - (lastRecount.get(room) ?? 0));
+    const timer = setTimeout(
+      () => {
+        pending.delete(room);
+        // another replica's count arrived meanwhile: this one waits its turn again
+        if (wait() > RECOUNT_DEBOUNCE_MS) return scheduleRecount(room);
+        broadcastIfChanged(room).catch((err: unknown) => logger.warn({ err, room }, 'presence recount failed'));
+      },
+      Math.max(RECOUNT_DEBOUNCE_MS, wait()),
+    );
     timer.unref();
     pending.set(room, timer);
   }
@@ -96,6 +115,7 @@ export function createPresenceService(deps: PresenceDeps): PresenceService {
         const unlisten = bus.listen(roomChannel(room), (event) => {
           if (event.type !== 'presence') return;
           lastBroadcast.set(room, `${event.presence.online}/${event.presence.total}`);
+          lastRecount.set(room, Date.now());
           cache.set(room, { view: event.presence, at: Date.now() });
         });
         rooms.set(room, { members: 1, unlisten });
@@ -105,6 +125,7 @@ export function createPresenceService(deps: PresenceDeps): PresenceService {
     if (!tracked || --tracked.members > 0) return;
     rooms.delete(room);
     lastBroadcast.delete(room);
+    lastRecount.delete(room);
     void tracked.unlisten.then((stop) => stop());
   }
 
@@ -172,7 +193,7 @@ export function createPresenceService(deps: PresenceDeps): PresenceService {
 
     async counts(room) {
       const cached = cache.get(room);
-      if (cached && Date.now() - cached.at < COUNT_CACHE_MS) return cached.view;
+      if (cached && Date.now() - cached.at < Math.max(COUNT_CACHE_MS, recountEvery(room))) return cached.view;
       return recount(room);
     },
 
