@@ -14,6 +14,8 @@ const ENTRIES: Record<string, string> = {
   'mercurius-schema': 'bench/reference/servers/mercurius-schema.ts',
   raw: 'bench/reference/servers/raw.ts',
   fanout: 'bench/fanout.ts',
+  // the soak's API, jobs and indexer processes: src/main.ts as production runs it
+  main: 'src/main.ts',
 };
 
 export async function buildBenchServers(): Promise<void> {

@@ -41,9 +41,9 @@ export interface LeanSubscription {
 /**
  * Connects to `${url}/graphql`, subscribes with `query` once acknowledged, and calls `onText` with
  * the chat text of each `next` message (ASCII texts: the bench sends ASCII). Resolves once the
- * subscribe message is sent.
+ * subscribe message is sent. `headers` are added to the upgrade request (e.g. a forwarded address).
  */
-export function leanSubscribe(url: string, query: string, onText: (text: string) => void): Promise<LeanSubscription> {
+export function leanSubscribe(url: string, query: string, onText: (text: string) => void, headers: Record<string, string> = {}): Promise<LeanSubscription> {
   const { hostname, port } = new URL(url);
   const key = randomBytes(16).toString('base64');
   const accept = createHash('sha1').update(key + WS_GUID).digest('base64');
@@ -119,7 +119,11 @@ export function leanSubscribe(url: string, query: string, onText: (text: string)
     socket.once('connect', () => {
       socket.write(
         `GET /graphql HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-          `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n`,
+          `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n` +
+          Object.entries(headers)
+            .map(([name, value]) => `${name}: ${value}\r\n`)
+            .join('') +
+          '\r\n',
       );
     });
   });
