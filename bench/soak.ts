@@ -64,7 +64,7 @@ export async function benchSoak(opts: { serverUrl: string; redisUrl: string; min
     log(`soak: capacity ${capacity} mix requests/s; driving ${rate}/s for ${windows * opts.windowMinutes} min`);
     // the over-capacity step's backlog drains before the first window starts
     await new Promise((r) => setTimeout(r, 5000));
-    recorder.cut();
+    recorder.reset();
     pacer.take();
     await prober.sample();
     pacer.setRate(rate);

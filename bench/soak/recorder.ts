@@ -24,8 +24,10 @@ export interface Recorder {
   record(op: string, ms: number, outcome: Outcome, detail?: string): void;
   /** The window so far, per operation (sorted by name), and a fresh window from now on. */
   cut(): Map<string, OpStats>;
-  /** Up to a few distinct error details seen since the start. */
+  /** Up to a few distinct error details seen since the start or the last `reset()`. */
   errorSamples(): string[];
+  /** Forgets everything recorded so far (what came before the measured windows). */
+  reset(): void;
 }
 
 const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -57,5 +59,9 @@ export function createRecorder(): Recorder {
       return out;
     },
     errorSamples: () => [...samples],
+    reset() {
+      current = new Map();
+      samples.clear();
+    },
   };
 }

@@ -68,6 +68,6 @@ export function goalLines(windows: WindowReport[], warmupWindows: number, errorS
 
   const total = (key: 'errors' | 'limited' | 'designed') => windows.reduce((n, w) => n + [...w.ops.values()].reduce((m, s) => m + s[key], 0), 0);
   const errors = total('errors');
-  lines.push(`  ${errors === 0 ? 'MET' : 'MISSED'}  no errors but the designed ones: ${errors} errors, ${total('limited')} designed 429s, ${total('designed')} designed claim refusals${errorSamples.length ? ` (e.g. ${errorSamples.join(' | ')})` : ''}`);
+  lines.push(`  ${errors === 0 ? 'MET' : 'MISSED'}  no errors but the designed ones: ${errors} errors, ${total('limited')} designed 429s, ${total('designed')} designed claim refusals${errors && errorSamples.length ? ` (e.g. ${errorSamples.join(' | ')})` : ''}`);
   return lines;
 }
