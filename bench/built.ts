@@ -17,6 +17,8 @@ const ENTRIES: Record<string, string> = {
   'fanout-mix': 'bench/fanout-mix.ts',
   'fanout-load': 'bench/fanout-load.ts',
   'sio-reference': 'bench/sio-reference.ts',
+  // the soak's API, jobs and indexer processes: src/main.ts as production runs it
+  main: 'src/main.ts',
 };
 
 export async function buildBenchServers(): Promise<void> {

@@ -54,6 +54,8 @@ export interface LeanWebSocketOptions {
   protocol?: string;
   /** The source address (127.0.0.x): each source address has its own ephemeral ports towards a server. */
   localAddress?: string;
+  /** Headers added to the upgrade request (e.g. a forwarded client address). */
+  headers?: Record<string, string>;
   /** Called once the upgrade is accepted. */
   onOpen(): void;
   /** Each text message, in `data[start, end)` (the bytes are only valid during the call). */
@@ -121,7 +123,10 @@ export function openLeanWebSocket(opts: LeanWebSocketOptions): { send(text: stri
   socket.once('connect', () => {
     socket.write(
       `GET ${opts.path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-        `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n${opts.protocol ? `Sec-WebSocket-Protocol: ${opts.protocol}\r\n` : ''}\r\n`,
+        `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n${opts.protocol ? `Sec-WebSocket-Protocol: ${opts.protocol}\r\n` : ''}` +
+        `${Object.entries(opts.headers ?? {})
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('')}\r\n`,
     );
   });
   return { send: (text) => void socket.write(clientFrame(OP_TEXT, Buffer.from(text))), close: () => socket.destroy() };
@@ -132,13 +137,19 @@ export function openLeanWebSocket(opts: LeanWebSocketOptions): { send(text: stri
  * and calls `onText` with the chat text of each `next` message that has one. Resolves once the
  * subscribe messages are sent.
  */
-export function leanSubscribe(url: string, queries: string | string[], onText: (text: string) => void, opts: { localAddress?: string } = {}): Promise<LeanSubscription> {
+export function leanSubscribe(
+  url: string,
+  queries: string | string[],
+  onText: (text: string) => void,
+  opts: { localAddress?: string; headers?: Record<string, string> } = {},
+): Promise<LeanSubscription> {
   return new Promise((resolve, reject) => {
     const ws = openLeanWebSocket({
       url,
       path: '/graphql',
       protocol: 'graphql-transport-ws',
       localAddress: opts.localAddress,
+      headers: opts.headers,
       onOpen: () => ws.send(JSON.stringify({ type: 'connection_init' })),
       onMessage: (data, start, end) => {
         const next = data.indexOf(NEXT_TYPE, start);

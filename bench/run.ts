@@ -9,6 +9,8 @@
 //   fanout50k   50,000 subscribers, half graphql-ws and half Socket.IO, against socket.io + its Redis adapter (bench/fanout-mix.ts; not in the default run)
 //   ingest      indexer ingest vs COPY (bench/ingest.ts)
 //   idle        the API's idle RSS on PostgreSQL + Redis after one warm-up request per operation, 3 starts (bench/api-idle.ts)
+//   soak        the mixed workload at 70 % of capacity on two replicas, jobs and indexer (bench/soak.ts;
+//               --minutes <n> (default 60), --window <n> minutes per report (default 5); only with --only)
 // reference, growth and admission need PostgreSQL (DATABASE_URL): they run on their own database
 // beside it (platform_bench, seeded once with plain SQL by bench/seed.ts and reused).
 import { parseArgs } from 'node:util';
@@ -21,9 +23,10 @@ import { benchIngest } from './ingest';
 import { runLoad, type LoadResult } from './load';
 import { benchReference, startChild, stopChild } from './reference/run';
 import { prepareBenchDatabase, prepareBlogDatabase } from './seed';
+import { benchSoak } from './soak';
 
 const { values: args } = parseArgs({
-  options: { only: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' } },
+  options: { only: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' }, minutes: { type: 'string' }, window: { type: 'string' } },
 });
 const durationMs = args.duration ? Number(args.duration) * 1000 : Number(process.env.BENCH_DURATION_MS ?? 10_000);
 const warmupMs = args.warmup ? Number(args.warmup) * 1000 : Number(process.env.BENCH_WARMUP_MS ?? 2000);
@@ -31,6 +34,9 @@ const connections = Number(args.connections ?? process.env.BENCH_CONNECTIONS ?? 
 const rounds = Number(args.rounds ?? process.env.BENCH_ROUNDS ?? 1);
 const only = args.only ? new Set(args.only.split(',').map((s) => s.trim())) : null;
 const wants = (...names: string[]) => !only || names.some((n) => only.has(n));
+/** Sections that start their own servers on their own data: with only these, the bench database is not prepared. */
+const SELF_CONTAINED = new Set(['idle', 'fanout', 'fanout50k', 'ingest', 'soak']);
+const needsBenchDatabase = !only || [...only].some((n) => !SELF_CONTAINED.has(n));
 const growthSizes = process.env.BENCH_GROWTH_SIZES?.split(',').map(Number) ?? GROWTH_SIZES;
 const print = (lines: string[]) => lines.length && process.stdout.write(`\n${lines.join('\n')}\n`);
 
@@ -38,15 +44,13 @@ await buildBenchServers();
 const started = performance.now();
 const databaseUrl = process.env.DATABASE_URL;
 process.stdout.write(`bench: ${connections} connections, ${durationMs} ms per measurement after ${warmupMs} ms warm-up${only ? `, only ${[...only].join(',')}` : ''}\n`);
-// The sections that run on their own process and database need none of the seeded data.
-const seeded = !only || [...only].some((n) => !['idle', 'fanout', 'ingest'].includes(n));
-if (databaseUrl && seeded) {
+if (databaseUrl && needsBenchDatabase) {
   const benchDatabaseUrl = await prepareBenchDatabase(databaseUrl, { growthSizes: wants('growth') ? growthSizes : [], log: (l) => process.stdout.write(`${l}\n`) });
   const blogDatabaseUrl = wants('reference', 'blog', 'blog-list') ? await prepareBlogDatabase(databaseUrl, { log: (l) => process.stdout.write(`${l}\n`) }) : undefined;
   print(await benchReference({ benchDatabaseUrl, blogDatabaseUrl, selected: (s) => wants('reference', s.name, s.group), connections, durationMs, warmupMs, rounds }));
   if (wants('growth')) print(await benchGrowth({ benchDatabaseUrl, sizes: growthSizes, connections, durationMs, warmupMs }));
   if (wants('admission')) print(await benchAdmission(benchDatabaseUrl));
-} else if (seeded) {
+} else if (needsBenchDatabase) {
   process.stdout.write('\nreference, growth, admission: skipped (they need DATABASE_URL: PostgreSQL)\n');
 }
 if (wants('fanout')) print(await benchFanout({ subscribers: Number(process.env.BENCH_FANOUT_SUBSCRIBERS ?? 10_000), messages: Number(process.env.BENCH_FANOUT_MESSAGES ?? 20), client: process.env.BENCH_FANOUT_CLIENT }));
@@ -59,6 +63,16 @@ if (wants('idle')) {
 if (only?.has('fanout50k'))
   print(await benchFanoutMix({ subscribers: Number(process.env.BENCH_FANOUT_MIX_SUBSCRIBERS ?? 50_000), messages: Number(process.env.BENCH_FANOUT_MIX_MESSAGES ?? 10), processes: Number(process.env.BENCH_FANOUT_MIX_PROCESSES ?? 2) }));
 if (wants('ingest')) print(await benchIngest({ databaseUrl: databaseUrl || undefined, events: Number(process.env.BENCH_INGEST_EVENTS ?? 20_000) }));
+// An hour by default: run only when asked for by name.
+if (only?.has('soak')) {
+  if (!databaseUrl) process.stdout.write('\nsoak: skipped (it needs DATABASE_URL: PostgreSQL)\n');
+  else {
+    const minutes = Number(args.minutes ?? 60);
+    const windowMinutes = Number(args.window ?? 5);
+    const redisUrl = process.env.BENCH_SOAK_REDIS_URL ?? 'redis://127.0.0.1:6379/8';
+    print(await benchSoak({ serverUrl: databaseUrl, redisUrl, minutes, windowMinutes, log: (l) => process.stdout.write(`${l}\n`) }));
+  }
+}
 process.stdout.write(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 
 /** The admission layer on and off, each on a fresh API process with the same warm-up, so only the layer differs. */

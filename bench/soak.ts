@@ -1,0 +1,97 @@
+// Soak (issue 47, goal 4): the mixed workload at 70 % of its measured capacity for `minutes`
+// against two API replicas, the jobs and the indexer (bench/soak/processes.ts), with a table per
+// window (p50/p99 per operation; RSS, heap, event-loop lag and open descriptors per process;
+// PostgreSQL connections; Redis memory) and the goals with MET or MISSED at the end.
+//   npm run bench -- --only soak [--minutes 60] [--window 5]
+// Not run: partner webhook publishes (the CMS lives in the blog process, Payload and Next: see
+// docs/performance.md, "Soak").
+import { measureCapacity } from './soak/capacity';
+import { createHttpClient } from './soak/http';
+import { mixRequest, randomIp } from './soak/mix';
+import { startPacer } from './soak/pacer';
+import { createProber } from './soak/probes';
+import { startSoakSystem } from './soak/processes';
+import { startRealtime } from './soak/realtime';
+import { createRecorder } from './soak/recorder';
+import { goalLines, windowLines, type WindowReport } from './soak/report';
+import { loginFlow, type Wallet } from './soak/wallets';
+
+const LOAD_SHARE = 0.7;
+const WALLETS = 200;
+const CHAT_SENDERS = 16;
+const CHAT_PER_SECOND = 4;
+const LEAN_SUBSCRIBERS = 300;
+const SOCKET_IO_SUBSCRIBERS = 20;
+const CAPACITY_STEP_MS = 3000;
+/** Connections per replica of the driver's HTTP pools. */
+const CONNECTIONS = 64;
+
+export async function benchSoak(opts: { serverUrl: string; redisUrl: string; minutes: number; windowMinutes: number; log: (line: string) => void }): Promise<string[]> {
+  const { log } = opts;
+  const windowMs = opts.windowMinutes * 60_000;
+  const windows = Math.max(1, Math.round(opts.minutes / opts.windowMinutes));
+  // RSS and the first steady window are taken after 10 minutes; a short run after its first window.
+  const warmupWindows = opts.minutes > 10 ? Math.ceil(10 / opts.windowMinutes) : 1;
+  log(`soak: ${windows} windows of ${opts.windowMinutes} min at ${LOAD_SHARE * 100} % of capacity; ${LEAN_SUBSCRIBERS} lean graphql-ws + ${SOCKET_IO_SUBSCRIBERS} Socket.IO subscribers, ${CHAT_PER_SECOND} chat messages/s`);
+  const system = await startSoakSystem({ serverUrl: opts.serverUrl, redisUrl: opts.redisUrl, minutes: opts.minutes, log });
+  const recorder = createRecorder();
+  const http = createHttpClient(system.apiUrls, recorder, { connections: CONNECTIONS });
+  const prober = await createProber({ ...system, serverUrl: opts.serverUrl });
+  let realtime: Awaited<ReturnType<typeof startRealtime>> | undefined;
+  const wallets: Wallet[] = [];
+  const fire = mixRequest(http, wallets);
+  const pacer = startPacer(fire, { maxInFlight: 2 * CONNECTIONS * system.apiUrls.length });
+  try {
+    // (answers before the measured windows are not judged: a login timing out here is retried)
+    for (let attempts = 0; wallets.length < WALLETS && attempts < 2 * WALLETS; attempts += 10) {
+      const batch = await Promise.all(Array.from({ length: 10 }, (_, j) => loginFlow(http, j % 2, randomIp())));
+      wallets.push(...batch.filter((w): w is Wallet => w !== null).slice(0, WALLETS - wallets.length));
+    }
+    if (wallets.length < WALLETS) throw new Error(`only ${wallets.length} of ${WALLETS} wallets logged in: ${recorder.errorSamples().join(' | ')}`);
+    // the price endpoints answer once the jobs process has polled the price source
+    const deadline = Date.now() + 60_000;
+    while (!(await fetch(`${system.apiUrls[0]}/api/price`).then((r) => r.ok, () => false))) {
+      if (Date.now() > deadline) throw new Error('no price after 60 s: the jobs process did not poll the price source');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    realtime = await startRealtime({ urls: system.apiUrls, subscribers: LEAN_SUBSCRIBERS, socketIoSubscribers: SOCKET_IO_SUBSCRIBERS, senders: wallets.slice(0, CHAT_SENDERS), recorder });
+    realtime.startChat(CHAT_PER_SECOND);
+
+    log('soak: measuring capacity (the request mix, open loop, rising rate)');
+    const { capacity } = await measureCapacity(pacer, recorder, { stepMs: CAPACITY_STEP_MS, log });
+    if (capacity === 0) throw new Error('no capacity step passed');
+    const rate = Math.round(capacity * LOAD_SHARE);
+    log(`soak: capacity ${capacity} mix requests/s; driving ${rate}/s for ${windows * opts.windowMinutes} min`);
+    // the over-capacity step's backlog drains before the first window starts
+    await new Promise((r) => setTimeout(r, 5000));
+    recorder.reset();
+    pacer.take();
+    await prober.sample();
+    pacer.setRate(rate);
+
+    const reports: WindowReport[] = [];
+    const started = Date.now();
+    for (let i = 1; i <= windows; i++) {
+      await new Promise((r) => setTimeout(r, started + i * windowMs - Date.now()));
+      const { started: starts, skipped } = pacer.take();
+      const report: WindowReport = { index: i, minutes: (Date.now() - started) / 60_000, ops: recorder.cut(), system: await prober.sample(), started: starts, skipped };
+      reports.push(report);
+      log(windowLines(report, windowMs / 1000).join('\n'));
+    }
+    return [
+      `soak: ${windows} × ${opts.windowMinutes} min at ${rate} mix requests/s (70 % of ${capacity}/s)`,
+      ...goalLines(reports, Math.min(warmupWindows, windows - 1) || 1, recorder.errorSamples()),
+      ...(system.storeEvents().length ? [`shared store failovers the processes logged: ${system.storeEvents().join('; ')}`] : []),
+    ];
+  } catch (err) {
+    log(`soak failed; the processes' last output:\n${system.output().slice(-6000)}`);
+    throw err;
+  } finally {
+    pacer.setRate(0);
+    await pacer.stop();
+    realtime?.close();
+    await http.close();
+    await prober.close();
+    await system.stop();
+  }
+}

@@ -1,0 +1,83 @@
+// What the soak reads about the system at the end of each window: per process its RSS (/proc),
+// V8 heap used, event-loop lag p99 and open file descriptors (its Prometheus metrics: prom-client's
+// default metrics, whose lag histogram is reset at every scrape, so the p99 covers the window),
+// PostgreSQL's connections to the soak's database and Redis' used memory.
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import type { Redis } from 'ioredis';
+import type { SoakProcess } from './processes';
+
+export interface ProcessSample {
+  name: string;
+  rssMiB: number;
+  heapUsedMiB: number;
+  lagP99Ms: number;
+  openFds: number;
+}
+
+export interface SystemSample {
+  processes: ProcessSample[];
+  pgConnections: number;
+  redisUsedMiB: number;
+  /** The machine's 1-minute load average. */
+  load1: number;
+  /** Events the indexer has committed so far (its cursors' counts). */
+  eventsIndexed: number;
+}
+
+const MiB = 2 ** 20;
+
+function vmRssMiB(pid: number): number {
+  try {
+    const kB = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kB ? Number(kB) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+const metric = (text: string, name: string): number => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+
+async function sampleProcess(p: SoakProcess): Promise<ProcessSample> {
+  const text = await fetch(p.metricsUrl).then((r) => r.text(), () => '');
+  return {
+    name: p.name,
+    rssMiB: vmRssMiB(p.pid),
+    heapUsedMiB: metric(text, 'nodejs_heap_size_used_bytes') / MiB,
+    lagP99Ms: metric(text, 'nodejs_eventloop_lag_p99_seconds') * 1000,
+    openFds: metric(text, 'process_open_fds'),
+  };
+}
+
+export interface Prober {
+  sample(): Promise<SystemSample>;
+  close(): Promise<void>;
+}
+
+export async function createProber(opts: { processes: SoakProcess[]; serverUrl: string; databaseName: string; databaseUrl: string; redis: Redis }): Promise<Prober> {
+  const admin = new pg.Client({ connectionString: opts.serverUrl });
+  await admin.connect();
+  const own = new pg.Client({ connectionString: opts.databaseUrl });
+  await own.connect();
+  return {
+    async sample() {
+      const [processes, connections, indexed, info] = await Promise.all([
+        Promise.all(opts.processes.map(sampleProcess)),
+        admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [opts.databaseName]),
+        own.query<{ n: string }>('SELECT coalesce(sum(events_indexed), 0)::text AS n FROM "cursor"'),
+        opts.redis.info('memory'),
+      ]);
+      return {
+        processes,
+        // less the prober's own connection
+        pgConnections: connections.rows[0]!.n - 1,
+        redisUsedMiB: Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? NaN) / MiB,
+        load1: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
+        eventsIndexed: Number(indexed.rows[0]!.n),
+      };
+    },
+    async close() {
+      await Promise.all([admin.end(), own.end()]);
+    },
+  };
+}
