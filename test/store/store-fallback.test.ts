@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSharedStore, FailoverStore, type SharedStore } from '../../src/store';
 import { captureLogger, freePort, hasRedisServer, requireServices, ThrowawayRedis, waitFor } from '../helpers/store';
@@ -255,6 +256,26 @@ describe.skipIf(!hasRedisServer && !requireServices)('shared store fallback with
     expect((await a.hit('k', 1_000)).share).toBe(0.25);
     const memory = await open({ replicas: 3, logger: captureLogger().logger });
     expect((await memory.hit('k', 1_000)).share).toBeCloseTo(1 / 3);
+  });
+
+  it('does not take its own stall for an outage: a call answered while this process was blocked past the deadline is served by Redis', async () => {
+    const server = await throwaway();
+    const log = captureLogger();
+    const store = await open({ cacheStore: 'redis', url: server.url, logger: log.logger, callTimeoutMs: 100 });
+    await store.set('stalled', 'redis', 60_000);
+    // Blocked inside an I/O callback (as a busy API is, serving a request): Redis answers meanwhile,
+    // and the next loop turn runs the expired deadline timer before it reads the socket.
+    const answer = await new Promise<Promise<string | null>>((resolve) =>
+      readFile(import.meta.filename, () => {
+        const read = store.get('stalled');
+        const until = performance.now() + 400;
+        while (performance.now() < until);
+        resolve(read);
+      }),
+    );
+    expect(await answer).toBe('redis');
+    expect(store.active).toBe('redis');
+    expect(outageWarnings(log)).toHaveLength(0);
   });
 
   it('logs one warning per outage, not per call, across two outages', async () => {
