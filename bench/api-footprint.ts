@@ -8,27 +8,16 @@
 // is the median of the runs after it. Figures in docs/performance.md (API process footprint).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort, memoryMiB } from './proc-memory';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const runs = Number(values.runs);
 const root = path.resolve(import.meta.dirname, '..');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
-const kib = (pid: number, field: 'VmRSS' | 'VmHWM'): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 /** CPU seconds (user + system) a process has used, from /proc/<pid>/stat (clock ticks of 1/100 s on Linux). */
 const cpuSeconds = (pid: number): number => {
@@ -69,7 +58,7 @@ async function once(dataDir: string): Promise<Sample> {
     const readyMs = performance.now() - started;
     const readyCpuS = cpuSeconds(child.pid!);
     await new Promise((r) => setTimeout(r, 2000));
-    return { listenMs, readyMs, readyCpuS, rssMiB: kib(child.pid!, 'VmRSS'), peakMiB: kib(child.pid!, 'VmHWM') };
+    return { listenMs, readyMs, readyCpuS, rssMiB: memoryMiB(child.pid!, 'VmRSS'), peakMiB: memoryMiB(child.pid!, 'VmHWM') };
   } finally {
     child.kill('SIGTERM');
     await exited;

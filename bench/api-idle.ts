@@ -8,8 +8,7 @@
 // store keys carry a prefix of their own. --snapshot adds a run with --heapsnapshot-signal and prints
 // its snapshot's breakdown by package (bench/idle/heap-report.ts); --snapshot-file keeps the snapshot.
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,6 +16,7 @@ import pg from 'pg';
 import { DIST_ENTRIES, buildIfStale } from '../scripts/build';
 import { heapReport } from './idle/heap-report';
 import { benchWallet, warmUp } from './idle/warmup';
+import { freePort, memoryMiB } from './proc-memory';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const OUTDIR = path.join(ROOT, '.bench-dist', 'idle');
@@ -36,18 +36,7 @@ interface IdleSample {
   statuses: Record<string, number>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
-const statusMiB = (pid: number, field: 'VmRSS' | 'VmHWM'): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const metric = (text: string, name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
@@ -116,7 +105,7 @@ async function startOnce(opts: StartOptions): Promise<IdleSample> {
     const statuses = opts.warm ? await warmUp(url, keypair) : {};
     await new Promise((r) => setTimeout(r, IDLE_MS));
     const pid = child.pid!;
-    const sample = { rssMiB: statusMiB(pid, 'VmRSS'), peakMiB: statusMiB(pid, 'VmHWM') };
+    const sample = { rssMiB: memoryMiB(pid, 'VmRSS'), peakMiB: memoryMiB(pid, 'VmHWM') };
     // Read after VmRSS: the scrape itself allocates.
     const metrics = await (await fetch(`${url}/metrics`)).text();
     await opts.atIdle?.(pid, url);
