@@ -41,7 +41,7 @@ function addField(target: { prototype: object }, op: AnyOperation<Services>, gra
     if (!op.input) return undefined;
     if (!spread) return fieldsOptional ? withoutNulls(plain(args[params.length])) : plain(args[params.length]);
     // spread arguments left out or null are absent from the input, as a REST body would leave them out
-    return Object.fromEntries(spread.map(([key], i) => [key, plain(args[params.length + i])]).filter(([, v]) => v !== undefined && v !== null));
+    return withoutNulls(plain(Object.fromEntries(spread.map(([key], i) => [key, args[params.length + i]]))));
   };
   const resolve: Resolve = async function (this: { services: Services }, ...args: unknown[]) {
     const ctx = args[args.length - 1] as GraphqlContext;

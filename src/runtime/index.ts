@@ -24,7 +24,6 @@ const VERSION = '0.1.0';
 /** After the listener closes, how long a connection without a request may still send one (answered 503). */
 const IDLE_CONNECTION_GRACE_MS = 250;
 
-/** Everything a caller may replace; main.ts passes roles only, tests and benches more. */
 /**
  * Pending connections the kernel queues until the process accepts them. Node's default (511) fills in
  * half a second when a replica takes over a thousand websocket clients a second while its event loop is
@@ -32,6 +31,7 @@ const IDLE_CONNECTION_GRACE_MS = 250;
  */
 const LISTEN_BACKLOG = 4_096;
 
+/** Everything a caller may replace; main.ts passes roles only, tests and benches more. */
 export interface RuntimeOverrides {
   /** Default: api, indexer and jobs (the blog process only when asked for). */
   roles?: ReadonlySet<Role>;

@@ -20,7 +20,7 @@ const ACCESS_ERRORS: Record<AnyOperation['access'], readonly ErrorCode[]> = {
 const OPERATOR_SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { operatorToken: [] }];
 
 /** Route options read from a declaration: access, the OpenAPI entry, input judged by the service. */
-function routeOptions(op: AnyOperation<Services>, rest: NonNullable<AnyOperation['rest']>, refs: ReadonlyMap<string, string>) {
+function routeOptions(op: AnyOperation<Services>, rest: NonNullable<AnyOperation['rest']>, input: Record<string, unknown> | undefined, refs: ReadonlyMap<string, string>) {
   const params = op.params && Object.keys(op.params).length ? documentedBody(z.object(op.params)) : undefined;
   return {
     ...(op.access === 'public' ? {} : { config: { access: op.access } }),
@@ -31,7 +31,7 @@ function routeOptions(op: AnyOperation<Services>, rest: NonNullable<AnyOperation
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       ...(op.access === 'operator' ? { security: OPERATOR_SECURITY } : {}),
-      ...(op.input ? { [rest.query ? 'querystring' : 'body']: documentedBody(op.input) } : {}),
+      ...(input ? { [rest.query ? 'querystring' : 'body']: input } : {}),
       ...(params ? { params: { ...params, additionalProperties: undefined } } : {}),
       response: {
         [rest.status ?? 200]: documentedReply(rest.envelope ? z.object({ [rest.envelope]: op.output }) : op.output, undefined, refs),
@@ -50,31 +50,32 @@ function queryInput(query: unknown, integers: ReadonlySet<string>): unknown {
   return Object.fromEntries(Object.entries(query).map(([k, v]) => [k, integers.has(k) && typeof v === 'string' ? (/^\d+$/.test(v) ? Number(v) : Number.NaN) : v]));
 }
 
-/** The integer fields of an input model, by its JSON schema. */
-function integerFields(input: z.ZodType | undefined): ReadonlySet<string> {
-  const properties = (input ? documentedBody(input).properties : undefined) as Record<string, { type?: unknown }> | undefined;
+/** The integer fields of an input, by its JSON schema. */
+function integerFields(input: Record<string, unknown> | undefined): ReadonlySet<string> {
+  const properties = input?.properties as Record<string, { type?: unknown }> | undefined;
   return new Set(Object.entries(properties ?? {}).flatMap(([k, v]) => (v.type === 'integer' ? [k] : [])));
 }
 
 /** A domain's declared operations as `/api` routes: each declaration one route, its handler called with what the request carries. */
 export function restRoutesOf(set: OperationSet<never>) {
   return async function operationRoutes(app: FastifyInstance, services: Services): Promise<void> {
-    const shared = (set.components ?? []).map((c) => ('model' in c && 'id' in c ? c : { model: c, id: undefined }));
-    const refs = new Map<string, string>();
-    for (const { model, id } of shared) {
+    const shared = (set.components ?? []).map((c) => {
+      const { model, id } = 'model' in c && 'id' in c ? c : { model: c, id: undefined };
       const name = modelNames.get(model)?.name;
       if (!name) throw new Error(`a shared REST schema of ${set.domain} needs a name: named('…', model)`);
-      refs.set(name, id ?? name);
-    }
-    for (const { model } of shared) app.addSchema(documentedReply(model, refs.get(modelNames.get(model)!.name), refs));
+      return { model, name, id: id ?? name };
+    });
+    const refs = new Map(shared.map(({ name, id }) => [name, id]));
+    for (const { model, id } of shared) app.addSchema(documentedReply(model, id, refs));
     for (const op of set.operations as readonly AnyOperation<Services>[]) {
       const rest = op.rest;
       if (!rest) continue;
-      const integers = rest.query ? integerFields(op.input) : new Set<string>();
+      const input = op.input ? documentedBody(op.input) : undefined;
+      const integers = rest.query ? integerFields(input) : new Set<string>();
       app.route({
         method: rest.method,
         url: rest.path,
-        ...routeOptions(op, rest, refs),
+        ...routeOptions(op, rest, input, refs),
         handler: async (request: FastifyRequest, reply: FastifyReply) => {
           const output = await runOperation(op, services, {
             params: request.params as Record<string, unknown>,

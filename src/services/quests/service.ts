@@ -132,7 +132,7 @@ export const statusBatchBody = z.object({
   checks: z.array(questCheck).min(1).max(MAX_STATUS_CHECKS, `at most ${MAX_STATUS_CHECKS} checks per request`),
 });
 const batchInput = statusBatchBody.extend({ campaignSlug: slug });
-const performanceInput = z.object({ campaignSlug: slug, player: address.optional() });
+const performanceInput = playerInput.extend({ campaignSlug: slug });
 /** The claim request's body (campaign and quest come from the path). */
 export const claimBody = z
   .object({
