@@ -2,6 +2,7 @@
 // every package left in node_modules): no tsx module hooks in the measured processes, ours or the
 // references'. Built into .bench-dist/ when their sources changed (about a second).
 import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BENCH_DIST = path.join(ROOT, '.bench-dist');
@@ -31,4 +32,21 @@ export async function buildBenchServers(): Promise<void> {
 export function nodeArgsFor(script: string): string[] {
   const name = Object.keys(ENTRIES).find((key) => ENTRIES[key] === script);
   return name ? ['--enable-source-maps', path.join(BENCH_DIST, `${name}.js`)] : ['--import', 'tsx', script];
+}
+
+/**
+ * Spawns a bench server (`script` as built, with `args`) that prints `READY <port>` once it listens;
+ * resolves with its URL, or rejects if it exits first. `nodeArgs` go before the script (e.g. --cpu-prof).
+ */
+export function startReady(script: string, args: string[], env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [...nodeArgs, ...nodeArgsFor(script), ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c) => {
+      out += c;
+      const m = /READY (\d+)/.exec(out);
+      if (m) resolve({ url: `http://127.0.0.1:${m[1]}`, child });
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
 }

@@ -17,7 +17,7 @@ import { loadavg } from 'node:os';
 import pg from 'pg';
 import { io as ioClient } from 'socket.io-client';
 import WebSocket from 'ws';
-import { nodeArgsFor } from './built';
+import { nodeArgsFor, startReady } from './built';
 import { JWT_SECRET } from './fanout-auth';
 import type { Plan, Target, Transport } from './fanout-load';
 import { leanSioSubscribe } from './lean-sio-client';
@@ -68,22 +68,10 @@ interface Server {
 /** `BENCH_FANOUT_PROFILE=<dir>`: each server writes a V8 CPU profile there when it stops. */
 const PROFILE = process.env.BENCH_FANOUT_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_FANOUT_PROFILE}`] : [];
 
-function startReady(script: string, args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [...PROFILE, ...nodeArgsFor(script), ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c) => {
-      out += c;
-      const m = /READY (\d+)/.exec(out);
-      if (m) resolve({ url: `http://127.0.0.1:${m[1]}`, child });
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
 
 /** Our API process (bench/fanout.ts --serve); its figures from its Prometheus /metrics (prom-client resets the loop-delay histogram at each scrape). */
 async function startApi(env: Record<string, string>): Promise<Server> {
-  const { url, child } = await startReady('bench/fanout.ts', ['--serve'], env);
+  const { url, child } = await startReady('bench/fanout.ts', ['--serve'], env, PROFILE);
   const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
   const stats = async () => {
     const text = await (await fetch(`${url}/metrics`)).text();
@@ -93,7 +81,7 @@ async function startApi(env: Record<string, string>): Promise<Server> {
 }
 
 async function startReference(env: Record<string, string>): Promise<Server> {
-  const { url, child } = await startReady('bench/sio-reference.ts', [], env);
+  const { url, child } = await startReady('bench/sio-reference.ts', [], env, PROFILE);
   return { url, child, stats: async () => (await (await fetch(`${url}/stats`)).json()) as Stats };
 }
 

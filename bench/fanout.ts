@@ -14,7 +14,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { nodeArgsFor } from './built';
+import { nodeArgsFor, startReady } from './built';
 import { JWT_SECRET } from './fanout-auth';
 import { leanSubscribe, type LeanSubscription } from './lean-ws-client';
 
@@ -65,18 +65,7 @@ async function serve(): Promise<void> {
   });
 }
 
-function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [...nodeArgsFor('bench/fanout.ts'), '--serve'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c) => {
-      out += c;
-      const m = /READY (\d+)/.exec(out);
-      if (m) resolve({ url: `http://127.0.0.1:${m[1]}`, child });
-    });
-    child.once('exit', (code) => reject(new Error(`fan-out server exited with ${code}`)));
-  });
-}
+const startServer = (env: Record<string, string>) => startReady('bench/fanout.ts', ['--serve'], env);
 
 const SUBSCRIPTION = `subscription { chatMessages(room: "${ROOM}") { id text } }`;
 /** `--client=ws`: the subscribers use `ws` instead of the lean client. */
