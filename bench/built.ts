@@ -18,8 +18,12 @@ const ENTRIES: Record<string, string> = {
   'fanout-mix': 'bench/fanout-mix.ts',
   'fanout-load': 'bench/fanout-load.ts',
   'sio-reference': 'bench/sio-reference.ts',
-  // the soak's API, jobs and indexer processes: src/main.ts as production runs it
+  // the soak's API, jobs, indexer and blog processes: src/main.ts as production runs it, and the
+  // blog role's scripts, which a built main starts from beside itself (src/runtime/script-command.ts)
   main: 'src/main.ts',
+  'blog-serve': 'scripts/blog-serve.ts',
+  'blog-migrate': 'scripts/blog-migrate.ts',
+  'blog-importmap': 'scripts/blog-importmap.ts',
 };
 
 export async function buildBenchServers(): Promise<void> {

@@ -10,7 +10,8 @@
 //   ingest      indexer ingest vs COPY (bench/ingest.ts)
 //   idle        the API's idle RSS on PostgreSQL + Redis after one warm-up request per operation, 3 starts (bench/api-idle.ts)
 //   soak        the mixed workload at 70 % of capacity on two replicas, jobs and indexer (bench/soak.ts;
-//               --minutes <n> (default 60), --window <n> minutes per report (default 5); only with --only)
+//               --minutes <n> (default 60), --window <n> minutes per report (default 5); only with --only;
+//               --leak-check: exit 1 unless the RSS and error goals are met (CI's 5-minute form, .ci/run))
 // reference, growth and admission need PostgreSQL (DATABASE_URL): they run on their own database
 // beside it (platform_bench, seeded once with plain SQL by bench/seed.ts and reused).
 import { parseArgs } from 'node:util';
@@ -26,7 +27,7 @@ import { prepareBenchDatabase, prepareBlogDatabase } from './seed';
 import { benchSoak } from './soak';
 
 const { values: args } = parseArgs({
-  options: { only: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' }, minutes: { type: 'string' }, window: { type: 'string' } },
+  options: { only: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' }, minutes: { type: 'string' }, window: { type: 'string' }, 'leak-check': { type: 'boolean' } },
 });
 const durationMs = args.duration ? Number(args.duration) * 1000 : Number(process.env.BENCH_DURATION_MS ?? 10_000);
 const warmupMs = args.warmup ? Number(args.warmup) * 1000 : Number(process.env.BENCH_WARMUP_MS ?? 2000);
@@ -70,7 +71,13 @@ if (only?.has('soak')) {
     const minutes = Number(args.minutes ?? 60);
     const windowMinutes = Number(args.window ?? 5);
     const redisUrl = process.env.BENCH_SOAK_REDIS_URL ?? 'redis://127.0.0.1:6379/8';
-    print(await benchSoak({ serverUrl: databaseUrl, redisUrl, minutes, windowMinutes, log: (l) => process.stdout.write(`${l}\n`) }));
+    const soak = await benchSoak({ serverUrl: databaseUrl, redisUrl, minutes, windowMinutes, log: (l) => process.stdout.write(`${l}\n`) });
+    print(soak.lines);
+    // The leak check judges what a short run can show on a shared machine: memory growth and errors (p99 is printed, not judged: docs/decisions.md).
+    if (args['leak-check'] && !(soak.met.rss && soak.met.errors)) {
+      process.stdout.write('\nsoak leak check: FAILED (RSS growth or errors above)\n');
+      process.exitCode = 1;
+    }
   }
 }
 process.stdout.write(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s\n`);

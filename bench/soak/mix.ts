@@ -1,5 +1,5 @@
 // The soak's request mix: public reads over REST and GraphQL (quest catalogue, statuses,
-// leaderboards, prices), quest claims by logged-in wallets (the wallets have no bets, so the designed
+// leaderboards, prices, the blog's posts), quest claims by logged-in wallets (the wallets have no bets, so the designed
 // answers are QUEST_INCOMPLETE, DUPLICATE_CLAIM and the per-wallet claim limit's 429) and the whole
 // wallet login (challenge → signed login → refresh). One `fire()` is one request of the mix.
 import type { HttpClient, HttpCall } from './http';
@@ -25,6 +25,7 @@ const MIX: Entry[] = [
   { op: 'gql.leaderboard', weight: 12, run: (h, r, ip) => h.call('gql.leaderboard', r, { ...gql('{ leaderboard(board: XP, limit: 10) { rank player score } }'), ip }) },
   { op: 'gql.campaigns', weight: 8, run: (h, r, ip) => h.call('gql.campaigns', r, { ...gql('{ questCampaigns { slug enabled quests { key } } }'), ip }) },
   { op: 'gql.prices', weight: 8, run: (h, r, ip) => h.call('gql.prices', r, { ...gql('{ prices { source ageSeconds } }'), ip }) },
+  { op: 'gql.blog', weight: 4, run: (h, r, ip) => h.call('gql.blog', r, { ...gql('{ blogPosts(limit: 10) { totalPosts posts { slug title } } }'), ip }) },
   {
     op: 'gql.statuses',
     weight: 8,

@@ -2,7 +2,7 @@
 // V8 heap used, event-loop lag p99 and open file descriptors (its Prometheus metrics: prom-client's
 // default metrics, whose lag histogram is reset at every scrape, so the p99 covers the window),
 // PostgreSQL's connections to the soak's database and Redis' used memory.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { Redis } from 'ioredis';
 import type { SoakProcess } from './processes';
@@ -11,6 +11,10 @@ export interface ProcessSample {
   name: string;
   rssMiB: number;
   heapUsedMiB: number;
+  /** V8's heap as reserved from the system (used + free pages it keeps). */
+  heapTotalMiB: number;
+  /** Memory outside V8's heap that JavaScript objects hold (Buffers, WebAssembly memories). */
+  externalMiB: number;
   lagP99Ms: number;
   openFds: number;
 }
@@ -36,14 +40,29 @@ function vmRssMiB(pid: number): number {
   }
 }
 
+/** Every process started under `pid`, at any depth. */
+function descendantPids(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      children.push(...readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+    }
+  } catch {
+    children = [];
+  }
+  return children.flatMap((child) => [child, ...descendantPids(child)]);
+}
+
 const metric = (text: string, name: string): number => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 
 async function sampleProcess(p: SoakProcess): Promise<ProcessSample> {
-  const text = await fetch(p.metricsUrl).then((r) => r.text(), () => '');
+  const text = p.metricsUrl ? await fetch(p.metricsUrl).then((r) => r.text(), () => '') : '';
   return {
     name: p.name,
-    rssMiB: vmRssMiB(p.pid),
+    rssMiB: p.descendants ? descendantPids(p.pid).reduce((sum, pid) => sum + (vmRssMiB(pid) || 0), 0) : vmRssMiB(p.pid),
     heapUsedMiB: metric(text, 'nodejs_heap_size_used_bytes') / MiB,
+    heapTotalMiB: metric(text, 'nodejs_heap_size_total_bytes') / MiB,
+    externalMiB: metric(text, 'nodejs_external_memory_bytes') / MiB,
     lagP99Ms: metric(text, 'nodejs_eventloop_lag_p99_seconds') * 1000,
     openFds: metric(text, 'process_open_fds'),
   };

@@ -1,6 +1,8 @@
-// The soak's system: two API replicas, a jobs and an indexer process (src/main.ts built, as
-// production runs it), on a scratch PostgreSQL database and one Redis database index, with the
-// fixture chain (its own process, appending events while it runs) and the price source on loopback.
+// The soak's system: two API replicas, a jobs, an indexer and a blog process (src/main.ts built, as
+// production runs it), on a scratch PostgreSQL database (and one for the blog's CMS) and one Redis
+// database index, with the fixture chain (its own process, appending events while it runs) and the
+// price source on loopback. The blog process builds the Next app first when no current build exists
+// (a few minutes, once per machine and blog source).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,12 +18,16 @@ import { startChainProcess } from '../chain-server';
 export interface SoakProcess {
   name: string;
   pid: number;
-  /** Where its Prometheus metrics are scraped. */
-  metricsUrl: string;
+  /** Where its Prometheus metrics are scraped (none: heap, lag and descriptors are not read). */
+  metricsUrl?: string;
+  /** Its RSS is the sum over the processes it started (the blog's Next server), not its own. */
+  descendants?: boolean;
 }
 
 export interface SoakSystem {
   apiUrls: string[];
+  /** The partner webhook's secret (the API's and the blog's). */
+  webhookSecret: string;
   processes: SoakProcess[];
   /** The chain's process (not judged: it stands for a full node on another machine). */
   chainPid: number | undefined;
@@ -77,11 +83,16 @@ export async function startSoakSystem(opts: { serverUrl: string; redisUrl: strin
     cleanups.push(() => prices.close());
     const chain = await startChainProcess({ seed: 47, events: 5000, tick: { everyMs: 1000, events: 20 } });
     cleanups.push(() => chain.close());
+    const blogDatabase = await createScratchDatabase(opts.serverUrl);
+    cleanups.push(() => blogDatabase.drop());
     const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-soak-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
 
     const apiPorts = [await freePort(), await freePort()];
-    const healthPorts = { jobs: await freePort(), indexer: await freePort() };
+    const healthPorts = { jobs: await freePort(), indexer: await freePort(), blog: await freePort() };
+    const blogPort = await freePort();
+    const blogUrl = `http://127.0.0.1:${blogPort}`;
+    const webhookSecret = randomBytes(24).toString('hex');
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'production',
@@ -96,7 +107,11 @@ export async function startSoakSystem(opts: { serverUrl: string; redisUrl: strin
       CACHE_STORE: 'redis',
       SHARED_STORE_URL: opts.redisUrl,
       SHARED_STORE_KEY_PREFIX: 'soak:',
-      BLOG_UPSTREAM_URL: '',
+      BLOG_PORT: String(blogPort),
+      BLOG_UPSTREAM_URL: blogUrl,
+      BLOG_DATABASE_URL: blogDatabase.url,
+      WEBHOOK_SECRET: webhookSecret,
+      BLOG_REVALIDATION_SECRET: randomBytes(24).toString('hex'),
       // The driver stands in for many clients behind a proxy: each virtual client has its own
       // X-Forwarded-For address, so the per-IP limits apply per client as in production.
       TRUSTED_PROXY_CIDRS: '127.0.0.1/32',
@@ -114,7 +129,7 @@ export async function startSoakSystem(opts: { serverUrl: string; redisUrl: strin
     let out = '';
     const storeEvents: string[] = [];
     const children: Array<{ name: string; child: ChildProcess; ready: string; metricsUrl: string }> = [];
-    const spawnRole = (name: string, role: string, extra: Record<string, string>, ready: string, metricsUrl: string) => {
+    const spawnRole = (name: string, role: string, extra: Record<string, string>, ready: string, metricsUrl: string, readyTimeoutMs?: number) => {
       const child = spawn(process.execPath, [...nodeArgsFor('src/main.ts'), '--role', role], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
       const prefix = (chunk: Buffer) => {
         const text = String(chunk);
@@ -131,8 +146,11 @@ export async function startSoakSystem(opts: { serverUrl: string; redisUrl: strin
       });
       children.push({ name, child, ready, metricsUrl });
       // One at a time: four starts at once on a busy machine can miss the store's 1 s connect window.
-      return untilReady(ready, child, () => out);
+      return untilReady(ready, child, () => out, readyTimeoutMs);
     };
+    // First: the API's blog reads and webhook forwards need it (its first build, when one is due, takes minutes).
+    opts.log('soak: starting the blog process (it builds the Next app first when no current build exists)');
+    await spawnRole('blog', 'blog', { HEALTH_PORT: String(healthPorts.blog) }, `${blogUrl}/blog/`, `http://127.0.0.1:${healthPorts.blog}/metrics`, 15 * 60_000);
     for (const [i, port] of apiPorts.entries()) {
       const url = `http://127.0.0.1:${port}`;
       await spawnRole(`api-${i + 1}`, 'api', { 'GENERAL.PORT': String(port) }, `${url}/api/health/ready`, `${url}/metrics`);
@@ -145,7 +163,11 @@ export async function startSoakSystem(opts: { serverUrl: string; redisUrl: strin
     opts.log(`soak: ${children.map((c) => `${c.name} (pid ${c.child.pid})`).join(', ')} ready on database ${scratch.name}; chain pid ${chain.pid}`);
     return {
       apiUrls: apiPorts.map((p) => `http://127.0.0.1:${p}`),
-      processes: children.map((c) => ({ name: c.name, pid: c.child.pid!, metricsUrl: c.metricsUrl })),
+      webhookSecret,
+      processes: [
+        ...children.map((c) => ({ name: c.name, pid: c.child.pid!, metricsUrl: c.metricsUrl })),
+        { name: 'blog (next)', pid: children.find((c) => c.name === 'blog')!.child.pid!, descendants: true },
+      ],
       chainPid: chain.pid,
       databaseName: scratch.name,
       databaseUrl: scratch.url,

@@ -27,8 +27,9 @@ export function windowLines(w: WindowReport, windowSeconds: number): string[] {
     `  ${'operation'.padEnd(18)} ${'count'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'designed'.padStart(9)} ${'429'.padStart(6)} ${'errors'.padStart(7)}`,
   ];
   for (const [op, s] of w.ops) lines.push(`  ${op.padEnd(18)} ${String(s.count).padStart(7)} ${f(s.p50Ms, 2).padStart(8)} ${f(s.p99Ms, 2).padStart(8)} ${String(s.designed).padStart(9)} ${String(s.limited).padStart(6)} ${String(s.errors).padStart(7)}`);
-  lines.push(`  ${'process'.padEnd(18)} ${'RSS MiB'.padStart(8)} ${'heap MiB'.padStart(9)} ${'lag p99 ms'.padStart(11)} ${'open fds'.padStart(9)}`);
-  for (const p of w.system.processes) lines.push(`  ${p.name.padEnd(18)} ${f(p.rssMiB).padStart(8)} ${f(p.heapUsedMiB).padStart(9)} ${f(p.lagP99Ms).padStart(11)} ${f(p.openFds, 0).padStart(9)}`);
+  lines.push(`  ${'process'.padEnd(18)} ${'RSS MiB'.padStart(8)} ${'heap MiB'.padStart(9)} ${'of total'.padStart(9)} ${'external'.padStart(9)} ${'lag p99 ms'.padStart(11)} ${'open fds'.padStart(9)}`);
+  for (const p of w.system.processes)
+    lines.push(`  ${p.name.padEnd(18)} ${f(p.rssMiB).padStart(8)} ${f(p.heapUsedMiB).padStart(9)} ${f(p.heapTotalMiB).padStart(9)} ${f(p.externalMiB).padStart(9)} ${f(p.lagP99Ms).padStart(11)} ${f(p.openFds, 0).padStart(9)}`);
   lines.push(`  PostgreSQL connections ${w.system.pgConnections}, Redis used_memory ${f(w.system.redisUsedMiB)} MiB`);
   return lines;
 }
@@ -37,11 +38,17 @@ export function windowLines(w: WindowReport, windowSeconds: number): string[] {
  * The goals over the windows after `warmupWindows` (the first of them is the first steady window),
  * RSS compared with its value at the end of the warm-up.
  */
-export function goalLines(windows: WindowReport[], warmupWindows: number, errorSamples: string[]): string[] {
+export interface Goals {
+  lines: string[];
+  /** Each goal met (false when not judged). */
+  met: { p99: boolean; rss: boolean; errors: boolean };
+}
+
+export function judgeGoals(windows: WindowReport[], warmupWindows: number, errorSamples: string[], otherErrors: string[] = []): Goals {
   const steady = windows.slice(warmupWindows);
   const baseline = steady[0];
   const warm = windows[warmupWindows - 1];
-  if (!baseline || !warm) return ['goals: not judged (no window after the warm-up)'];
+  if (!baseline || !warm) return { lines: ['goals: not judged (no window after the warm-up)'], met: { p99: false, rss: false, errors: false } };
   const lines = [`goals (issue 47, goal 4), judged on windows ${baseline.index}–${windows.at(-1)!.index} (warm-up: ${warmupWindows} window${warmupWindows > 1 ? 's' : ''}):`];
 
   const worst: string[] = [];
@@ -67,7 +74,8 @@ export function goalLines(windows: WindowReport[], warmupWindows: number, errorS
   lines.push(`  ${rssMet ? 'MET' : 'MISSED'}  RSS growth under ${RSS_GROWTH_LIMIT * 100} % after the warm-up (end of window ${warm.index} → end of window ${last.index}): ${rss.join('; ')}`);
 
   const total = (key: 'errors' | 'limited' | 'designed') => windows.reduce((n, w) => n + [...w.ops.values()].reduce((m, s) => m + s[key], 0), 0);
-  const errors = total('errors');
-  lines.push(`  ${errors === 0 ? 'MET' : 'MISSED'}  no errors but the designed ones: ${errors} errors, ${total('limited')} designed 429s, ${total('designed')} designed claim refusals${errors && errorSamples.length ? ` (e.g. ${errorSamples.join(' | ')})` : ''}`);
-  return lines;
+  const errors = total('errors') + otherErrors.length;
+  const samples = [...otherErrors.slice(0, 3), ...errorSamples];
+  lines.push(`  ${errors === 0 ? 'MET' : 'MISSED'}  no errors but the designed ones: ${errors} errors, ${total('limited')} designed 429s, ${total('designed')} designed claim refusals${errors && samples.length ? ` (e.g. ${samples.join(' | ')})` : ''}`);
+  return { lines, met: { p99: p99Met, rss: rssMet, errors: errors === 0 } };
 }
