@@ -1,3 +1,5 @@
+import { ownedBytes } from '../owned-bytes';
+
 /**
  * Over this many bytes unsent to one websocket (its `bufferedAmount`: what the kernel has not
  * taken yet), broadcast frames to it are dropped and counted instead of queued, so a consumer that
@@ -34,7 +36,7 @@ const CLOSE_BRACE = 0x7d;
  * counts them (it reads the stream's own backlog). Otherwise, or without the stream, `ws` sends it.
  */
 export function socketFrameSink(socket: FrameSocket, stream: FrameStream | null, id: string, onDrop: () => void, maxUnsentBytes = MAX_UNSENT_BYTES): (payload: Buffer) => void {
-  const envelope = Buffer.from(`{"id":${JSON.stringify(id)},"type":"next","payload":`);
+  const envelope = ownedBytes(`{"id":${JSON.stringify(id)},"type":"next","payload":`);
   return (payload) => {
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > maxUnsentBytes) return onDrop();

@@ -3,6 +3,7 @@ import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
+import { ownedBytes } from '../owned-bytes';
 import type { KeyValueCache } from '../store/kv-cache';
 import { addRouteHook, routeMethods } from '../fastify/route-hooks';
 import { hasValidHost } from './host';
@@ -18,6 +19,8 @@ declare module 'fastify' {
 
 /** Decoded answers (bytes as a Buffer) kept per process in front of the response cache, by size. */
 const LOCAL_ANSWERS_MAX_BYTES = 16 * 1024 * 1024;
+/** An answer's own objects beside its body and key (the Answer, its ArrayBuffer, the LRU's entry), about. */
+const ANSWER_OVERHEAD_BYTES = 256;
 /** Documents (hash and operation name) whose verdict (public query or not) is remembered. */
 const KNOWN_DOCUMENTS = 2000;
 /** Variables longer than this are hashed into the key. */
@@ -142,7 +145,7 @@ export function createCachedAnswers(opts: {
   /** A hit is an answered operation for the metrics too. */
   onHit?: (name: string | null, startedAt: bigint) => void;
 }) {
-  const local = new LRUCache<string, Answer>({ maxSize: LOCAL_ANSWERS_MAX_BYTES, sizeCalculation: (a, key) => a.body.length + key.length + 64 });
+  const local = new LRUCache<string, Answer>({ maxSize: LOCAL_ANSWERS_MAX_BYTES, sizeCalculation: (a, key) => a.body.length + key.length + ANSWER_OVERHEAD_BYTES });
   const verdicts = new LRUCache<string, Verdict>({ max: KNOWN_DOCUMENTS });
   const documentHashes = new LRUCache<string, string>({ maxSize: 4 * 1024 * 1024, sizeCalculation: (_h, source) => Math.max(1, source.length) });
   const negotiated = new LRUCache<string, { contentType: string | null; prefersHtml: boolean }>({ max: 256 });
@@ -224,7 +227,7 @@ export function createCachedAnswers(opts: {
     if (newline < 0) return null;
     try {
       const meta = JSON.parse(text.slice(0, newline)) as Omit<Answer, 'body'>;
-      return { ...meta, body: Buffer.from(text.slice(newline + 1)) };
+      return { ...meta, body: ownedBytes(text.slice(newline + 1)) };
     } catch {
       return null;
     }
@@ -319,7 +322,7 @@ export function createCachedAnswers(opts: {
     // background as Apollo's response cache writes (a failure only makes their next read miss), and
     // decoded here at once: a lookup that was waiting on the store meanwhile finds it here.
     opts.cache.set(miss.key, `${JSON.stringify(meta)}\n${payload}`, { ttl: meta.maxAge }).catch((err: unknown) => request.log.warn({ err }, 'cached answers: could not store an answer'));
-    const answer: Answer = { ...meta, body: Buffer.from(payload) };
+    const answer: Answer = { ...meta, body: ownedBytes(payload) };
     local.set(miss.key, answer, { ttl: meta.maxAge * 1000 });
     land(miss, answer);
     return payload;
