@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { ownedBytes } from '../owned-bytes';
 import type { KeyValueCache } from '../store/kv-cache';
+import { staleSweeper } from '../store/stale-purge';
 import { addRouteHook, routeMethods } from '../fastify/route-hooks';
 import { hasValidHost } from './host';
 import { cacheableHint, type operationCachePolicies } from './cache-policy';
@@ -146,6 +147,7 @@ export function createCachedAnswers(opts: {
   onHit?: (name: string | null, startedAt: bigint) => void;
 }) {
   const local = new LRUCache<string, Answer>({ maxSize: LOCAL_ANSWERS_MAX_BYTES, sizeCalculation: (a, key) => a.body.length + key.length + ANSWER_OVERHEAD_BYTES });
+  const keptAnswer = staleSweeper(local);
   const verdicts = new LRUCache<string, Verdict>({ max: KNOWN_DOCUMENTS });
   const documentHashes = new LRUCache<string, string>({ maxSize: 4 * 1024 * 1024, sizeCalculation: (_h, source) => Math.max(1, source.length) });
   const negotiated = new LRUCache<string, { contentType: string | null; prefersHtml: boolean }>({ max: 256 });
@@ -243,6 +245,7 @@ export function createCachedAnswers(opts: {
     const remainingMs = answer.cacheTime + answer.maxAge * 1000 - Date.now();
     if (remainingMs <= 0) return undefined;
     local.set(key, answer, { ttl: remainingMs });
+    keptAnswer();
     return answer;
   }
 
@@ -324,6 +327,7 @@ export function createCachedAnswers(opts: {
     opts.cache.set(miss.key, `${JSON.stringify(meta)}\n${payload}`, { ttl: meta.maxAge }).catch((err: unknown) => request.log.warn({ err }, 'cached answers: could not store an answer'));
     const answer: Answer = { ...meta, body: ownedBytes(payload) };
     local.set(miss.key, answer, { ttl: meta.maxAge * 1000 });
+    keptAnswer();
     land(miss, answer);
     return payload;
   }

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
+import { staleSweeper } from './stale-purge';
 import type { SharedStore } from './types';
 
 /** Entries kept per process when no Redis is configured (persisted queries and cached responses). */
@@ -29,9 +30,13 @@ export interface SharedKeyValueCache {
 /** A bounded LRU in this process: the cache of a process without Redis. */
 export function createMemoryKeyValueCache(): SharedKeyValueCache {
   const lru = new LRUCache<string, string>({ max: MEMORY_MAX_ENTRIES });
+  const wrote = staleSweeper(lru);
   const cache: KeyValueCache = {
     get: async (key) => lru.get(key),
-    set: async (key, value, opts) => void lru.set(key, value, opts?.ttl ? { ttl: opts.ttl * 1000 } : {}),
+    set: async (key, value, opts) => {
+      lru.set(key, value, opts?.ttl ? { ttl: opts.ttl * 1000 } : {});
+      wrote();
+    },
     delete: async (key) => lru.delete(key),
   };
   return { cache, backend: 'memory', close: async () => lru.clear() };
@@ -80,6 +85,7 @@ export function createSharedKeyValueCache(store: SharedStore, opts: { logger: Lo
  */
 export function localFillsFirst(shared: KeyValueCache): KeyValueCache {
   const local = new LRUCache<string, string>({ maxSize: LOCAL_FILLS_MAX_BYTES, sizeCalculation: (value, key) => value.length + key.length });
+  const wrote = staleSweeper(local);
   return {
     async get(key) {
       return local.get(key) ?? shared.get(key);
@@ -87,6 +93,7 @@ export function localFillsFirst(shared: KeyValueCache): KeyValueCache {
     async set(key, value, opts) {
       // Apollo's ttl is in seconds; none (persisted queries) means kept until evicted
       local.set(key, value, opts?.ttl ? { ttl: opts.ttl * 1000 } : {});
+      wrote();
       return shared.set(key, value, opts);
     },
     async delete(key) {
