@@ -11,6 +11,7 @@
 //   idle        the API's idle RSS on PostgreSQL + Redis after one warm-up request per operation, 3 starts (bench/api-idle.ts)
 //   soak        the mixed workload at 70 % of capacity on two replicas, jobs and indexer (bench/soak.ts;
 //               --minutes <n> (default 60), --window <n> minutes per report (default 5); only with --only;
+//               --soak-warmup <n> minutes before the judged windows (default 10, or one window in a run of 10 minutes or less);
 //               --leak-check: exit 1 unless the RSS and error goals are met (CI's 5-minute form, .ci/run))
 // reference, growth and admission need PostgreSQL (DATABASE_URL): they run on their own database
 // beside it (platform_bench, seeded once with plain SQL by bench/seed.ts and reused).
@@ -27,7 +28,7 @@ import { prepareBenchDatabase, prepareBlogDatabase } from './seed';
 import { benchSoak } from './soak';
 
 const { values: args } = parseArgs({
-  options: { only: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' }, minutes: { type: 'string' }, window: { type: 'string' }, 'leak-check': { type: 'boolean' } },
+  options: { only: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' }, minutes: { type: 'string' }, window: { type: 'string' }, 'leak-check': { type: 'boolean' }, 'soak-warmup': { type: 'string' } },
 });
 const durationMs = args.duration ? Number(args.duration) * 1000 : Number(process.env.BENCH_DURATION_MS ?? 10_000);
 const warmupMs = args.warmup ? Number(args.warmup) * 1000 : Number(process.env.BENCH_WARMUP_MS ?? 2000);
@@ -71,7 +72,8 @@ if (only?.has('soak')) {
     const minutes = Number(args.minutes ?? 60);
     const windowMinutes = Number(args.window ?? 5);
     const redisUrl = process.env.BENCH_SOAK_REDIS_URL ?? 'redis://127.0.0.1:6379/8';
-    const soak = await benchSoak({ serverUrl: databaseUrl, redisUrl, minutes, windowMinutes, log: (l) => process.stdout.write(`${l}\n`) });
+    const warmupMinutes = args['soak-warmup'] === undefined ? undefined : Number(args['soak-warmup']);
+    const soak = await benchSoak({ serverUrl: databaseUrl, redisUrl, minutes, windowMinutes, warmupMinutes, log: (l) => process.stdout.write(`${l}\n`) });
     print(soak.lines);
     // The leak check judges what a short run can show on a shared machine: memory growth and errors (p99 is printed, not judged: docs/decisions.md).
     if (args['leak-check'] && !(soak.met.rss && soak.met.errors)) {

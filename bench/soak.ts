@@ -28,12 +28,12 @@ const CAPACITY_STEP_MS = 3000;
 /** Connections per replica of the driver's HTTP pools. */
 const CONNECTIONS = 64;
 
-export async function benchSoak(opts: { serverUrl: string; redisUrl: string; minutes: number; windowMinutes: number; log: (line: string) => void }): Promise<{ lines: string[]; met: Goals['met'] }> {
+export async function benchSoak(opts: { serverUrl: string; redisUrl: string; minutes: number; windowMinutes: number; warmupMinutes?: number; log: (line: string) => void }): Promise<{ lines: string[]; met: Goals['met'] }> {
   const { log } = opts;
   const windowMs = opts.windowMinutes * 60_000;
   const windows = Math.max(1, Math.round(opts.minutes / opts.windowMinutes));
-  // RSS and the first steady window are taken after 10 minutes; a short run after its first window.
-  const warmupWindows = opts.minutes > 10 ? Math.ceil(10 / opts.windowMinutes) : 1;
+  // RSS and the first steady window are taken after the warm-up: 10 minutes by default; a run of 10 minutes or less, its first window.
+  const warmupWindows = Math.max(1, Math.ceil((opts.warmupMinutes ?? (opts.minutes > 10 ? 10 : opts.windowMinutes)) / opts.windowMinutes));
   log(`soak: ${windows} windows of ${opts.windowMinutes} min at ${LOAD_SHARE * 100} % of capacity; ${LEAN_SUBSCRIBERS} lean graphql-ws + ${SOCKET_IO_SUBSCRIBERS} Socket.IO subscribers, ${CHAT_PER_SECOND} chat messages/s, ${WEBHOOKS_PER_SECOND} webhook publish/s`);
   const system = await startSoakSystem({ serverUrl: opts.serverUrl, redisUrl: opts.redisUrl, minutes: opts.minutes, log });
   const recorder = createRecorder();

@@ -9,6 +9,7 @@ import type { SoakProcess } from './processes';
 
 export interface ProcessSample {
   name: string;
+  /** The median of its RSS read every 5 s since the last sample (a GC's saw-tooth is not a trend). */
   rssMiB: number;
   heapUsedMiB: number;
   /** V8's heap as reserved from the system (used + free pages it keeps). */
@@ -30,6 +31,9 @@ export interface SystemSample {
 }
 
 const MiB = 2 ** 20;
+const RSS_EVERY_MS = 5000;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 function vmRssMiB(pid: number): number {
   try {
@@ -55,11 +59,13 @@ function descendantPids(pid: number): number[] {
 
 const metric = (text: string, name: string): number => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 
-async function sampleProcess(p: SoakProcess): Promise<ProcessSample> {
+const processRssMiB = (p: SoakProcess): number => (p.descendants ? descendantPids(p.pid).reduce((sum, pid) => sum + (vmRssMiB(pid) || 0), 0) : vmRssMiB(p.pid));
+
+async function sampleProcess(p: SoakProcess, rssReadings: number[]): Promise<ProcessSample> {
   const text = p.metricsUrl ? await fetch(p.metricsUrl).then((r) => r.text(), () => '') : '';
   return {
     name: p.name,
-    rssMiB: p.descendants ? descendantPids(p.pid).reduce((sum, pid) => sum + (vmRssMiB(pid) || 0), 0) : vmRssMiB(p.pid),
+    rssMiB: median([...rssReadings, processRssMiB(p)]),
     heapUsedMiB: metric(text, 'nodejs_heap_size_used_bytes') / MiB,
     heapTotalMiB: metric(text, 'nodejs_heap_size_total_bytes') / MiB,
     externalMiB: metric(text, 'nodejs_external_memory_bytes') / MiB,
@@ -78,10 +84,14 @@ export async function createProber(opts: { processes: SoakProcess[]; serverUrl: 
   await admin.connect();
   const own = new pg.Client({ connectionString: opts.databaseUrl });
   await own.connect();
+  let readings = opts.processes.map((): number[] => []);
+  const reader = setInterval(() => opts.processes.forEach((p, i) => readings[i]!.push(processRssMiB(p))), RSS_EVERY_MS);
   return {
     async sample() {
+      const since = readings;
+      readings = opts.processes.map((): number[] => []);
       const [processes, connections, indexed, info] = await Promise.all([
-        Promise.all(opts.processes.map(sampleProcess)),
+        Promise.all(opts.processes.map((p, i) => sampleProcess(p, since[i]!))),
         admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [opts.databaseName]),
         own.query<{ n: string }>('SELECT coalesce(sum(events_indexed), 0)::text AS n FROM "cursor"'),
         opts.redis.info('memory'),
@@ -96,6 +106,7 @@ export async function createProber(opts: { processes: SoakProcess[]; serverUrl: 
       };
     },
     async close() {
+      clearInterval(reader);
       await Promise.all([admin.end(), own.end()]);
     },
   };
