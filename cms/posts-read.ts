@@ -42,21 +42,38 @@ export interface PublishedPostPage {
 const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v))
 
 /** The uploaded hero (populated at depth 1), if any. */
-const heroOf = (post: BlogPost): Media | undefined => (post.heroImage && typeof post.heroImage === 'object' ? post.heroImage : undefined)
+const heroOf = (post: Pick<BlogPost, 'heroImage'>): Media | undefined => (post.heroImage && typeof post.heroImage === 'object' ? post.heroImage : undefined)
 
-function imageOf(post: BlogPost): string | null {
+function imageOf(post: Pick<BlogPost, 'heroImage' | 'imageUrl'>): string | null {
   const hero = heroOf(post)
   if (hero?.filename) return assetUrl(hero.filename)
   return post.imageUrl || null
 }
 
-function uploadedImage(post: BlogPost): PublishedPostSummary['image'] {
+function uploadedImage(post: Pick<BlogPost, 'heroImage'>): PublishedPostSummary['image'] {
   const hero = heroOf(post)
   if (!hero?.filename || !hero.mimeType || typeof hero.filesize !== 'number') return null
   return { mimeType: hero.mimeType, bytes: hero.filesize, width: hero.width ?? null, height: hero.height ?? null, alt: hero.alt }
 }
 
-function toSummary(post: BlogPost): PublishedPostSummary {
+/** The columns a summary reads: a list never loads a post's body, its links or its editorial ledger. */
+const SUMMARY_FIELDS = {
+  slug: true,
+  title: true,
+  excerpt: true,
+  seoDescription: true,
+  author: true,
+  tags: true,
+  publishedAt: true,
+  createdAt: true,
+  updatedAt: true,
+  heroImage: true,
+  imageUrl: true,
+} as const
+
+type SummaryFields = Pick<BlogPost, 'id' | keyof typeof SUMMARY_FIELDS>
+
+function toSummary(post: SummaryFields): PublishedPostSummary {
   const settings = readBlogSettings()
   const slug = str(post.slug)
   return {
@@ -102,6 +119,7 @@ export async function listPublishedPosts(
     depth: 1,
     draft: false,
     overrideAccess: false,
+    select: SUMMARY_FIELDS,
   })
   return {
     docs: res.docs.map(toSummary),

@@ -1,7 +1,8 @@
 // Capacity of the mix, measured briefly before the soak: the open-loop rate is raised step by step
 // (×1.4 every few seconds) until a step has an error, sheds starts at the in-flight cap, falls
-// short of its rate, or its p99 blows up (over 4× the first step's and over 100 ms). The capacity is
-// the last good step's rate.
+// short of its rate, or its p99 blows up (over 4× the best step's so far and over 100 ms: the first
+// step's is no reference, its p99 holds the processes' first requests). The capacity is the last
+// good step's rate.
 import type { Pacer } from './pacer';
 import type { Recorder } from './recorder';
 
@@ -34,7 +35,8 @@ export async function measureCapacity(pacer: Pacer, recorder: Recorder, opts: { 
     const errors = [...stats.values()].reduce((n, s) => n + s.errors, 0);
     const p99Ms = worstP99(stats);
     const achieved = started / (opts.stepMs / 1000);
-    const good = errors === 0 && skipped === 0 && achieved >= 0.9 * rate && (steps.length === 0 || p99Ms <= Math.max(100, 4 * steps[0]!.p99Ms));
+    const best = Math.min(...steps.map((s) => s.p99Ms));
+    const good = errors === 0 && skipped === 0 && achieved >= 0.9 * rate && (steps.length === 0 || p99Ms <= Math.max(100, 4 * best));
     steps.push({ rate, achieved, p99Ms, errors, good });
     opts.log(`  capacity step ${String(rate).padStart(5)}/s: started ${achieved.toFixed(0)}/s, worst p99 ${p99Ms.toFixed(1)} ms, errors ${errors}, shed ${skipped}${good ? '' : '  ← over'}${errors ? ` (${recorder.errorSamples().join(' | ')})` : ''}`);
     if (!good) break;

@@ -18,8 +18,15 @@ export interface Publisher {
   stop(): void;
 }
 
+/** A new article, published now (a partner's articles each carry their own time; the fixture's is fixed). */
+function fresh(i: number): { id: string; body: Record<string, unknown> } {
+  const id = `soak-${Date.now()}-${i}`;
+  const body = articleDelivery(id, `soak-guide-${i}`, i);
+  return { id, body: { ...body, article: { ...(body.article as object), published_at: new Date().toISOString() } } };
+}
+
 export function startPublisher(http: HttpClient, secret: string): Publisher {
-  const sent: string[] = [];
+  const sent: Array<{ id: string; body: Record<string, unknown> }> = [];
   let timer: NodeJS.Timeout | undefined;
   let created = 0;
   const anomalies: string[] = [];
@@ -27,19 +34,18 @@ export function startPublisher(http: HttpClient, secret: string): Publisher {
   const publish = async () => {
     const i = n++;
     const redeliver = sent.length > 0 && Math.random() < REDELIVERY_SHARE;
-    const id = redeliver ? sent[Math.floor(Math.random() * sent.length)]! : `soak-${Date.now()}-${i}`;
-    const seed = Number(id.split('-').at(-1));
+    const { id, body } = redeliver ? sent[Math.floor(Math.random() * sent.length)]! : fresh(i);
     const answer = await http.call(redeliver ? 'webhook.redeliver' : 'webhook.publish', i % http.replicas, {
       method: 'POST',
       path: '/api/blog/webhooks/contentpartner',
       ip: PARTNER_IP,
       token: secret,
-      json: articleDelivery(id, `soak-guide-${seed}`, seed),
+      json: body,
     });
     const result = (answer.body as { result?: string } | null)?.result;
     if (redeliver && answer.outcome === 'ok' && result !== 'duplicate') anomalies.push(`${id}: ${result}`);
     if (!redeliver && answer.outcome === 'ok') {
-      sent.push(id);
+      sent.push({ id, body });
       if (result === 'created') created++;
     }
   };
