@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { Redis } from 'ioredis';
+import { memoryMiB } from '../proc-memory';
 import type { SoakProcess } from './processes';
 
 export interface ProcessSample {
@@ -35,10 +36,10 @@ const RSS_EVERY_MS = 5000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
+/** A process's VmRSS, or NaN once it has exited. */
 function vmRssMiB(pid: number): number {
   try {
-    const kB = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kB ? Number(kB) / 1024 : NaN;
+    return memoryMiB(pid, 'VmRSS');
   } catch {
     return NaN;
   }

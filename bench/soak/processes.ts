@@ -6,13 +6,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { startPriceSourceFixture } from '../../test/fixtures/price-source';
 import { createScratchDatabase } from '../../test/helpers/db';
 import { nodeArgsFor } from '../built';
+import { freePort } from '../proc-memory';
 import { startChainProcess } from '../chain-server';
 
 export interface SoakProcess {
@@ -44,15 +44,6 @@ const STORE_EVENTS: Array<[RegExp, string]> = [
   [/"msg":"shared store unreachable/, 'unreachable'],
   [/"msg":"shared store reachable again/, 'reachable again'],
 ];
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 async function untilReady(url: string, child: ChildProcess, output: () => string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
