@@ -1,7 +1,8 @@
-// What the soak reads about the system at the end of each window: per process its RSS (/proc),
-// V8 heap used, event-loop lag p99 and open file descriptors (its Prometheus metrics: prom-client's
-// default metrics, whose lag histogram is reset at every scrape, so the p99 covers the window),
-// PostgreSQL's connections to the soak's database and Redis' used memory.
+// What the soak reads about the system: every 5 s per process its RSS (/proc) and, from its
+// Prometheus metrics, its young generation and event-loop lag (prom-client resets the lag histogram
+// at every scrape, so each reading's p99 covers those 5 s); at the end of each window its V8 heap,
+// external memory and open file descriptors, PostgreSQL's connections to the soak's database and
+// Redis' used memory.
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { Redis } from 'ioredis';
@@ -15,8 +16,17 @@ export interface ProcessSample {
   heapUsedMiB: number;
   /** V8's heap as reserved from the system (used + free pages it keeps). */
   heapTotalMiB: number;
+  /** V8's young generation as reserved at the sample: V8 grows and shrinks it with the allocation rate, 1–32 MiB by default. */
+  youngMiB: number;
+  /**
+   * The median of RSS less the young generation, both read at the same instant every 5 s (NaN
+   * without metrics): memory a leak would grow, without the young generation's resizing, which
+   * moves a process's RSS by up to 31 MiB either way within a minute.
+   */
+  rssLessYoungMiB: number;
   /** Memory outside V8's heap that JavaScript objects hold (Buffers, WebAssembly memories). */
   externalMiB: number;
+  /** The highest of the 5-s readings' event-loop lag p99 in the window. */
   lagP99Ms: number;
   openFds: number;
 }
@@ -32,7 +42,7 @@ export interface SystemSample {
 }
 
 const MiB = 2 ** 20;
-const RSS_EVERY_MS = 5000;
+const READ_EVERY_MS = 5000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
@@ -58,19 +68,39 @@ function descendantPids(pid: number): number[] {
   return children.flatMap((child) => [child, ...descendantPids(child)]);
 }
 
-const metric = (text: string, name: string): number => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+const metric = (text: string, name: string, labels = '(?:\\{[^}]*\\})?'): number => Number(new RegExp(`^${name}${labels} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 
 const processRssMiB = (p: SoakProcess): number => (p.descendants ? descendantPids(p.pid).reduce((sum, pid) => sum + (vmRssMiB(pid) || 0), 0) : vmRssMiB(p.pid));
 
-async function sampleProcess(p: SoakProcess, rssReadings: number[]): Promise<ProcessSample> {
-  const text = p.metricsUrl ? await fetch(p.metricsUrl).then((r) => r.text(), () => '') : '';
+const scrape = (p: SoakProcess): Promise<string> => (p.metricsUrl ? fetch(p.metricsUrl).then((r) => r.text(), () => '') : Promise.resolve(''));
+const youngMiB = (text: string): number => metric(text, 'nodejs_heap_space_size_total_bytes', '\\{space="new"\\}') / MiB;
+
+/** One reading of a process's RSS and, from its metrics scraped just before, its young generation and loop lag since the last scrape. */
+interface Reading {
+  rssMiB: number;
+  youngMiB: number;
+  lagP99Ms: number;
+}
+
+async function read(p: SoakProcess, text?: string): Promise<Reading> {
+  const metrics = text ?? (await scrape(p));
+  return { rssMiB: processRssMiB(p), youngMiB: youngMiB(metrics), lagP99Ms: metric(metrics, 'nodejs_eventloop_lag_p99_seconds') * 1000 };
+}
+
+async function sampleProcess(p: SoakProcess, readings: Reading[]): Promise<ProcessSample> {
+  const text = await scrape(p);
+  const all = [...readings, await read(p, text)];
+  const lags = all.map((r) => r.lagP99Ms).filter(Number.isFinite);
+  const lessYoung = all.filter((r) => Number.isFinite(r.youngMiB)).map((r) => r.rssMiB - r.youngMiB);
   return {
     name: p.name,
-    rssMiB: median([...rssReadings, processRssMiB(p)]),
+    rssMiB: median(all.map((r) => r.rssMiB)),
+    rssLessYoungMiB: lessYoung.length ? median(lessYoung) : NaN,
     heapUsedMiB: metric(text, 'nodejs_heap_size_used_bytes') / MiB,
     heapTotalMiB: metric(text, 'nodejs_heap_size_total_bytes') / MiB,
+    youngMiB: youngMiB(text),
     externalMiB: metric(text, 'nodejs_external_memory_bytes') / MiB,
-    lagP99Ms: metric(text, 'nodejs_eventloop_lag_p99_seconds') * 1000,
+    lagP99Ms: lags.length ? Math.max(...lags) : NaN,
     openFds: metric(text, 'process_open_fds'),
   };
 }
@@ -85,12 +115,12 @@ export async function createProber(opts: { processes: SoakProcess[]; serverUrl: 
   await admin.connect();
   const own = new pg.Client({ connectionString: opts.databaseUrl });
   await own.connect();
-  let readings = opts.processes.map((): number[] => []);
-  const reader = setInterval(() => opts.processes.forEach((p, i) => readings[i]!.push(processRssMiB(p))), RSS_EVERY_MS);
+  let readings = opts.processes.map((): Reading[] => []);
+  const reader = setInterval(() => opts.processes.forEach((p, i) => void read(p).then((r) => readings[i]!.push(r))), READ_EVERY_MS);
   return {
     async sample() {
       const since = readings;
-      readings = opts.processes.map((): number[] => []);
+      readings = opts.processes.map((): Reading[] => []);
       const [processes, connections, indexed, info] = await Promise.all([
         Promise.all(opts.processes.map((p, i) => sampleProcess(p, since[i]!))),
         admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [opts.databaseName]),

@@ -56,9 +56,19 @@ async function untilReady(url: string, child: ChildProcess, output: () => string
 
 export async function startSoakSystem(opts: { serverUrl: string; redisUrl: string; minutes: number; log: (line: string) => void }): Promise<SoakSystem> {
   const cleanups: Array<() => Promise<void> | void> = [];
-  const stop = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  };
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      for (const cleanup of cleanups.reverse()) await cleanup();
+    })());
+  // The bench stopped by a signal stops what it started (its processes and scratch databases) first.
+  const onSignal = (signal: NodeJS.Signals) => void stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  cleanups.push(() => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  });
   try {
     const redis = new Redis(opts.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
     await redis.connect();

@@ -2,7 +2,7 @@
 // more than 20 % above the first steady window's, RSS growth under 10 % after the warm-up, and no
 // errors but the designed 429s (and the designed claim refusals).
 import type { OpStats } from './recorder';
-import type { SystemSample } from './probes';
+import type { ProcessSample, SystemSample } from './probes';
 
 export interface WindowReport {
   index: number;
@@ -17,7 +17,13 @@ export interface WindowReport {
 const P99_GROWTH_LIMIT = 0.2;
 const RSS_GROWTH_LIMIT = 0.1;
 /**
- * Processes the 5-minute leak check (--leak-check) does not judge: the blog's Next server holds
+ * The 5-minute leak check (--leak-check) judges RSS less V8's young generation: V8 grows the young
+ * generation to 32 MiB under allocation and shrinks it to 8 or 16 when the rate drops (measured on
+ * the indexer: 32 → 16 → 32 → 16 MiB in four minutes, its RSS 194 → 175 → 194 MiB, its live heap
+ * after a full GC 55.6 → 55.2 MiB over six minutes), a swing of 10 % of a small process that a
+ * leak check of a few minutes cannot tell from growth. The hour's record judges RSS as it is.
+ *
+ * Processes the leak check does not judge: the blog's Next server holds
  * memory under a steady publish load for longer than a 5-minute form can wait and returns it
  * idle (measured: 533 → 306 MiB within 45 s of the load stopping, its V8 heap flat between
  * snapshots); the hour's record judges it like every process.
@@ -34,9 +40,9 @@ export function windowLines(w: WindowReport, windowSeconds: number): string[] {
     `  ${'operation'.padEnd(18)} ${'count'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'designed'.padStart(9)} ${'429'.padStart(6)} ${'errors'.padStart(7)}`,
   ];
   for (const [op, s] of w.ops) lines.push(`  ${op.padEnd(18)} ${String(s.count).padStart(7)} ${f(s.p50Ms, 2).padStart(8)} ${f(s.p99Ms, 2).padStart(8)} ${String(s.designed).padStart(9)} ${String(s.limited).padStart(6)} ${String(s.errors).padStart(7)}`);
-  lines.push(`  ${'process'.padEnd(18)} ${'RSS MiB'.padStart(8)} ${'heap MiB'.padStart(9)} ${'of total'.padStart(9)} ${'external'.padStart(9)} ${'lag p99 ms'.padStart(11)} ${'open fds'.padStart(9)}`);
+  lines.push(`  ${'process'.padEnd(18)} ${'RSS MiB'.padStart(8)} ${'heap MiB'.padStart(9)} ${'of total'.padStart(9)} ${'young'.padStart(6)} ${'external'.padStart(9)} ${'lag p99 ms'.padStart(11)} ${'open fds'.padStart(9)}`);
   for (const p of w.system.processes)
-    lines.push(`  ${p.name.padEnd(18)} ${f(p.rssMiB).padStart(8)} ${f(p.heapUsedMiB).padStart(9)} ${f(p.heapTotalMiB).padStart(9)} ${f(p.externalMiB).padStart(9)} ${f(p.lagP99Ms).padStart(11)} ${f(p.openFds, 0).padStart(9)}`);
+    lines.push(`  ${p.name.padEnd(18)} ${f(p.rssMiB).padStart(8)} ${f(p.heapUsedMiB).padStart(9)} ${f(p.heapTotalMiB).padStart(9)} ${f(p.youngMiB, 0).padStart(6)} ${f(p.externalMiB).padStart(9)} ${f(p.lagP99Ms).padStart(11)} ${f(p.openFds, 0).padStart(9)}`);
   lines.push(`  PostgreSQL connections ${w.system.pgConnections}, Redis used_memory ${f(w.system.redisUsedMiB)} MiB`);
   return lines;
 }
@@ -47,7 +53,7 @@ export function windowLines(w: WindowReport, windowSeconds: number): string[] {
  */
 export interface Goals {
   lines: string[];
-  /** Each goal met (false when not judged); `rssLeakCheck`: RSS over the processes the leak check judges. */
+  /** Each goal met (false when not judged); `rssLeakCheck`: the leak check's memory measure (RSS less the young generation) over the processes it judges. */
   met: { p99: boolean; rss: boolean; rssLeakCheck: boolean; errors: boolean };
 }
 
@@ -71,22 +77,25 @@ export function judgeGoals(windows: WindowReport[], warmupWindows: number, error
   lines.push(`  ${p99Met ? 'MET' : 'MISSED'}  p99 of every operation within +${P99_GROWTH_LIMIT * 100} % of window ${baseline.index}'s: ${worst.join('; ')}${unjudged.length ? ` (not judged, under ${P99_MIN_COUNT} answers a window: ${unjudged.join(', ')})` : ''}`);
 
   const last = windows.at(-1)!;
-  let rssMet = true;
-  let rssLeakCheck = true;
-  const rss = warm.system.processes.map((p) => {
-    const end = last.system.processes.find((q) => q.name === p.name)!.rssMiB;
-    const growth = end / p.rssMiB - 1;
-    if (!(growth < RSS_GROWTH_LIMIT)) {
-      rssMet = false;
-      if (!NOT_LEAK_CHECKED.has(p.name)) rssLeakCheck = false;
-    }
-    return `${p.name} ${f(p.rssMiB, 0)} → ${f(end, 0)} MiB (${growth >= 0 ? '+' : ''}${f(growth * 100, 1)} %)`;
-  });
-  lines.push(`  ${rssMet ? 'MET' : 'MISSED'}  RSS growth under ${RSS_GROWTH_LIMIT * 100} % after the warm-up (end of window ${warm.index} → end of window ${last.index}): ${rss.join('; ')}`);
+  const growthOf = (measure: (p: ProcessSample) => number, judged: (name: string) => boolean) => {
+    let met = true;
+    const parts = warm.system.processes.filter((p) => judged(p.name)).map((p) => {
+      const [from, to] = [measure(p), measure(last.system.processes.find((q) => q.name === p.name)!)];
+      const growth = to / from - 1;
+      if (!(growth < RSS_GROWTH_LIMIT)) met = false;
+      return `${p.name} ${f(from, 0)} → ${f(to, 0)} MiB (${growth >= 0 ? '+' : ''}${f(growth * 100, 1)} %)`;
+    });
+    return { met, text: parts.join('; ') };
+  };
+  const span = `end of window ${warm.index} → end of window ${last.index}`;
+  const rss = growthOf((p) => p.rssMiB, () => true);
+  lines.push(`  ${rss.met ? 'MET' : 'MISSED'}  RSS growth under ${RSS_GROWTH_LIMIT * 100} % after the warm-up (${span}): ${rss.text}`);
+  const leak = growthOf((p) => (Number.isFinite(p.rssLessYoungMiB) ? p.rssLessYoungMiB : p.rssMiB), (name) => !NOT_LEAK_CHECKED.has(name));
+  lines.push(`  ${leak.met ? 'MET' : 'MISSED'}  leak check: growth under ${RSS_GROWTH_LIMIT * 100} % of RSS less V8's young generation (${span}; ${[...NOT_LEAK_CHECKED].join(', ')} not judged): ${leak.text}`);
 
   const total = (key: 'errors' | 'limited' | 'designed') => windows.reduce((n, w) => n + [...w.ops.values()].reduce((m, s) => m + s[key], 0), 0);
   const errors = total('errors') + otherErrors.length;
   const samples = [...otherErrors.slice(0, 3), ...errorSamples];
   lines.push(`  ${errors === 0 ? 'MET' : 'MISSED'}  no errors but the designed ones: ${errors} errors, ${total('limited')} designed 429s, ${total('designed')} designed claim refusals${errors && samples.length ? ` (e.g. ${samples.join(' | ')})` : ''}`);
-  return { lines, met: { p99: p99Met, rss: rssMet, rssLeakCheck, errors: errors === 0 } };
+  return { lines, met: { p99: p99Met, rss: rss.met, rssLeakCheck: leak.met, errors: errors === 0 } };
 }

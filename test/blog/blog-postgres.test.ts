@@ -101,4 +101,31 @@ describe.skipIf(!ADMIN_URL)('blog CMS on PostgreSQL', () => {
     expect(page.docs.map((d) => d.slug)).toEqual(['pg-parallel-guide'])
     expect(await getPublishedPostBySlug('incomplete-post', payload)).toBeNull()
   })
+
+  it('pages of the list read in order, newest first with the id breaking ties, each with its own tags', async () => {
+    const { listPublishedPosts } = await import('../../cms/posts-read')
+    // two posts a day for 12 days: every page boundary falls on a tie or between days
+    for (let i = 0; i < 24; i++) {
+      const body = articleDelivery(`pg-page-${i}`, `pg-page-${i}`, 100 + i)
+      const article = body.article as Record<string, unknown>
+      article.published_at = `2026-02-${String(1 + Math.floor(i / 2)).padStart(2, '0')}T10:00:00Z`
+      article.tags = ['quests', `tag-${i}`]
+      expect(await publishing.handleContentPartnerDelivery(payload, body)).toMatchObject({ code: 'created' })
+    }
+    const all = await payload.find({ collection: 'blog_posts', where: { _status: { equals: 'published' } }, pagination: false, depth: 0 })
+    const expected = all.docs
+      .map((d) => ({ id: Number(d.id), slug: d.slug as string, publishedAt: Date.parse(d.publishedAt as string) }))
+      .sort((a, b) => b.publishedAt - a.publishedAt || b.id - a.id)
+      .map((d) => d.slug)
+    expect(expected).toHaveLength(25)
+
+    const pages = [1, 2, 3].map((page) => listPublishedPosts({ page, limit: 10 }, payload))
+    const [first, second, third] = await Promise.all(pages)
+    expect([first!.docs.length, second!.docs.length, third!.docs.length]).toEqual([10, 10, 5])
+    expect([first!.hasNextPage, second!.hasNextPage, third!.hasNextPage]).toEqual([true, true, false])
+    expect(first).toMatchObject({ totalDocs: 25, totalPages: 3, page: 1, limit: 10 })
+    expect([...first!.docs, ...second!.docs, ...third!.docs].map((d) => d.slug)).toEqual(expected)
+    for (const doc of [...first!.docs, ...second!.docs]) expect(doc.tags).toEqual(['quests', `tag-${doc.slug.replace('pg-page-', '')}`])
+    expect((await listPublishedPosts({ page: 4, limit: 10 }, payload)).docs).toEqual([])
+  })
 })
