@@ -115,6 +115,9 @@ export async function createProber(opts: { processes: SoakProcess[]; serverUrl: 
   await admin.connect();
   const own = new pg.Client({ connectionString: opts.databaseUrl });
   await own.connect();
+  // A connection the server ends (the scratch database dropped under it when a signal stops the
+  // bench) fails the next sample's query; as an event it would end the process before its cleanup.
+  for (const client of [admin, own]) client.on('error', () => {});
   let readings = opts.processes.map((): Reading[] => []);
   const reader = setInterval(() => opts.processes.forEach((p, i) => void read(p).then((r) => readings[i]!.push(r))), READ_EVERY_MS);
   return {
