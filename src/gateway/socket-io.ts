@@ -19,7 +19,6 @@ import { createAccessRule } from '../edge/authorize';
 import { WS_CLOSE_SERVICE_RESTART } from '../fastify/drain';
 import { createConnectionLeases, type ConnectionCaps, type Scope } from './caps';
 import type { GatewayMetrics } from './metrics';
-import { withDeadline } from '../deadline';
 
 export const SOCKET_IO_PATH = '/socket.io/';
 
@@ -53,11 +52,23 @@ interface SocketData {
 type Ack = (reply: Record<string, unknown>) => void;
 
 /**
- * An event's work raced against the request time-out, as HTTP bounds a request: past it the client is
- * acknowledged REQUEST_TIMEOUT (a 503's code) and may retry; the work runs on (a `chat:send` retried
- * with its clientId is still one message).
+ * An event's acknowledgement bounded by the request time-out from the event's arrival, as HTTP's bound
+ * counts from the request's (its admission's shared-store charge included): past it the client is
+ * acknowledged REQUEST_TIMEOUT (a 503's code) and may retry, and the later answer is dropped; the work
+ * runs on (a `chat:send` retried with its clientId is still one message).
  */
-const withinTimeout = <T>(work: Promise<T>, ms: number): Promise<T> => withDeadline(work, ms, () => new AppError('REQUEST_TIMEOUT', `Event did not complete within ${ms} ms`));
+function answerWithin(ack: Ack, ms: number): Ack {
+  let answered = false;
+  const answer: Ack = (reply) => {
+    if (answered) return;
+    answered = true;
+    clearTimeout(timer);
+    ack(reply);
+  };
+  const timer = setTimeout(() => answer({ ok: false, error: toWireError(new AppError('REQUEST_TIMEOUT', `Event did not complete within ${ms} ms`)).error }), ms);
+  timer.unref();
+  return answer;
+}
 
 const EVENT_NAMES: Record<RoomEvent['type'], string> = { message: 'chat:message', removed: 'chat:removed', reaction: 'chat:reaction', typing: 'typing', presence: 'presence' };
 const payloadOf = (e: RoomEvent) => {
@@ -161,8 +172,11 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
     void services.presence.connect(connId, caller.wallet).catch((err: unknown) => logger.warn({ err }, 'socket.io: presence connect failed'));
 
     socket.use((packet, next) => {
-      const ack = packet.length > 1 && typeof packet[packet.length - 1] === 'function' ? (packet[packet.length - 1] as Ack) : undefined;
-      const args = packet.slice(1, ack ? -1 : undefined);
+      const last = packet.length > 1 && typeof packet[packet.length - 1] === 'function' ? (packet[packet.length - 1] as Ack) : undefined;
+      const args = packet.slice(1, last ? -1 : undefined);
+      // the handler gets the bounded acknowledgement (socket.io hands it this same packet)
+      const ack = last && answerWithin(last, deps.http.requestTimeoutMs);
+      if (ack) packet[packet.length - 1] = ack;
       // judged before anything stringifies it (JSON.stringify recurses)
       const tooDeep = args.reduce<AppError | null>((found, arg) => found ?? deps.depth.judge(arg, 'event payload'), null);
       const verdict = meter.judge(tooDeep ? 0 : Buffer.byteLength(JSON.stringify(args)));
@@ -193,7 +207,7 @@ export async function registerSocketIo(app: FastifyInstance, deps: SocketIoDeps)
       socket.on(event, async (payload: unknown, ack?: unknown) => {
         const reply: Ack = typeof ack === 'function' ? (ack as Ack) : () => undefined;
         try {
-          reply({ ok: true, ...(await withinTimeout(run(payload), deps.http.requestTimeoutMs)) });
+          reply({ ok: true, ...(await run(payload)) });
         } catch (err) {
           const { error, unexpected } = toWireError(err);
           if (unexpected) logger.error({ err, event }, 'socket.io: event failed');

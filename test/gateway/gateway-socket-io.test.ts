@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { PresenceChangesDocument, PresenceDocument } from '../../src/generated/graphql';
 import { startApi } from '../helpers/api';
 import { gql, wsClient, wsSubscribe } from '../helpers/client';
+import { needsService, testEnv } from '../helpers/env';
+import { FaultProxy } from '../helpers/fault-proxy';
 import { collect, connectSocket, emitAck, until } from './gateway-helpers';
 
 describe('Socket.IO endpoint', () => {
@@ -40,6 +42,33 @@ describe('Socket.IO endpoint', () => {
       }
     } finally {
       await api.close();
+    }
+  });
+
+  it.runIf(needsService('SHARED_STORE_URL'))("an event is answered within the request time-out from its arrival, its admission's slow shared-store charge included", async () => {
+    const redis = new URL(testEnv.redisUrl!);
+    const proxy = await FaultProxy.start({ host: redis.hostname, port: Number(redis.port || 6379) });
+    const timeoutMs = 400;
+    const api = await startApi({
+      store: 'redis',
+      env: { SHARED_STORE_URL: `redis://127.0.0.1:${proxy.port}${redis.pathname}`, 'HTTP.REQUEST_TIMEOUT_MS': String(timeoutMs), SHARED_STORE_CALL_TIMEOUT_MS: '1000' },
+    });
+    try {
+      const socket = await connectSocket(api.url, { token: api.services.tokens.signAccess('0x' + '34'.repeat(32)), transports: ['websocket'] });
+      expect(await emitAck(socket, 'room:join', { room: 'game:slow-store' })).toMatchObject({ ok: true });
+      // each Redis round trip now takes 1.2 s: the admission's charge waits for the store's call deadline (1 s here)
+      proxy.set({ kind: 'latency', ms: 600 });
+      const sentAt = performance.now();
+      const ack = await emitAck(socket, 'chat:send', { room: 'game:slow-store', text: 'through a slow store', clientId: 'slow-store-1' });
+      const waitedMs = performance.now() - sentAt;
+      expect(ack).toMatchObject({ ok: false, error: { code: 'REQUEST_TIMEOUT' } });
+      // (before: the time-out started after the admission, and this answer came `ok` after it)
+      expect(waitedMs).toBeLessThan(timeoutMs + 400);
+      proxy.set({ kind: 'none' });
+      socket.close();
+    } finally {
+      await api.close();
+      await proxy.close();
     }
   });
 
