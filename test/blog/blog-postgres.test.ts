@@ -63,6 +63,9 @@ describe.skipIf(!ADMIN_URL)('blog CMS on PostgreSQL', () => {
       expect(r.rows.map((row) => row.table_name)).toEqual(expect.arrayContaining(['blog_posts', 'blog_webhook_deliveries', 'media', 'users', 'payload_migrations']))
       const m = await db.query<{ name: string }>('SELECT name FROM payload_migrations')
       expect(m.rows.map((row) => row.name)).toContain('20261122_164725_initial')
+      // a post's tags are read by parent_id (Payload's own index on the table leads with "order")
+      const idx = await db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'blog_posts_texts_parent_idx'`)
+      expect(idx.rows[0]?.indexdef).toMatch(/ON public\.blog_posts_texts USING btree \(parent_id\)/)
     } finally {
       await db.end()
     }

@@ -1,6 +1,7 @@
 import * as migration_20261122_164725_initial from './20261122_164725_initial';
 import * as migration_20261123_153303_partner_media_and_warnings from './20261123_153303_partner_media_and_warnings';
 import * as migration_20261126_172030_media_files from './20261126_172030_media_files';
+import * as migration_20261129_181602_texts_parent_index from './20261129_181602_texts_parent_index';
 
 export const migrations = [
   {
@@ -16,6 +17,11 @@ export const migrations = [
   {
     up: migration_20261126_172030_media_files.up,
     down: migration_20261126_172030_media_files.down,
-    name: '20261126_172030_media_files'
+    name: '20261126_172030_media_files',
+  },
+  {
+    up: migration_20261129_181602_texts_parent_index.up,
+    down: migration_20261129_181602_texts_parent_index.down,
+    name: '20261129_181602_texts_parent_index'
   },
 ];
