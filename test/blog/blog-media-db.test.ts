@@ -79,8 +79,9 @@ describe.skipIf(!ADMIN_URL)('blog images in PostgreSQL', () => {
     // with an image whose file sits in the webhook process's DATA_DIR/media.
     payload = await openBlogPayload()
     const all = await blogMigrations(payload)
-    expect(all.at(-1)!.name).toMatch(/_media_files$/)
-    await payload.db.migrate({ migrations: all.slice(0, -1) })
+    const bytesTable = all.findIndex((m) => /_media_files$/.test(m.name))
+    expect(bytesTable).toBeGreaterThan(0)
+    await payload.db.migrate({ migrations: all.slice(0, bytesTable) })
     legacyPng = await sharp({ create: { width: 5, height: 4, channels: 3, background: '#2a6' } }).png().toBuffer()
     mkdirSync(path.join(dataDirs.webhook, 'media'))
     writeFileSync(path.join(dataDirs.webhook, 'media', 'legacy-guide-1.png'), legacyPng)
