@@ -89,7 +89,8 @@ async function read(p: SoakProcess, text?: string): Promise<Reading> {
 
 async function sampleProcess(p: SoakProcess, readings: Reading[]): Promise<ProcessSample> {
   const text = await scrape(p);
-  const all = [...readings, await read(p, text)];
+  const now = await read(p, text);
+  const all = [...readings, now];
   const lags = all.map((r) => r.lagP99Ms).filter(Number.isFinite);
   const lessYoung = all.filter((r) => Number.isFinite(r.youngMiB)).map((r) => r.rssMiB - r.youngMiB);
   return {
@@ -98,7 +99,7 @@ async function sampleProcess(p: SoakProcess, readings: Reading[]): Promise<Proce
     rssLessYoungMiB: lessYoung.length ? median(lessYoung) : NaN,
     heapUsedMiB: metric(text, 'nodejs_heap_size_used_bytes') / MiB,
     heapTotalMiB: metric(text, 'nodejs_heap_size_total_bytes') / MiB,
-    youngMiB: youngMiB(text),
+    youngMiB: now.youngMiB,
     externalMiB: metric(text, 'nodejs_external_memory_bytes') / MiB,
     lagP99Ms: lags.length ? Math.max(...lags) : NaN,
     openFds: metric(text, 'process_open_fds'),
